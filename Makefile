@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# relay-sysfs: relay channels as sysfs attributes, a scheduler-event
+# producer and relaytop, built and tested in QEMU.
+#
+#   make run     boot the guest with relaytop live on the console
+#   make test    host unit tests, then the guest test suite
+#
+# Everything is built under build/ (ignored by git).  `make help` lists the
+# other targets.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KSRC := $(BUILD)/linux
+KOBJ := $(BUILD)/obj
+KCONFIG_FRAGMENT := $(TOP)/qemu/kernel.config
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+INITRAMFS := $(BUILD)/initramfs.cpio.gz
+GUEST := $(BUILD)/guest
+JOBS ?= $(shell nproc)
+
+# The kernel is built with ccache when it is there.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+KCC ?= $(if $(CCACHE),ccache gcc,gcc)
+KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS)
+# Modules are built against the kernel's output directory.
+MMAKE = $(MAKE) -C $(KOBJ) CC="$(KCC)"
+
+CC ?= gcc
+GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static \
+	-I$(TOP)/tests/lib -I$(TOP)/include/uapi
+
+MODULE_DIRS := tracepoints-demo tests/modules
+GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
+
+.PHONY: all help deps kernel kernel-tree kernel-config modules guest-programs \
+	initramfs run test unit-tests guest-tests check-patches clean distclean
+
+all: kernel modules initramfs
+
+help:
+	@echo "make run           boot QEMU with relaytop live on the console"
+	@echo "make test          host unit tests, then the guest tests; ends 'N passed, N failed'"
+	@echo "make deps          install the Debian packages the project needs (idempotent)"
+	@echo "make kernel        unpack linux-source-6.1 into build/linux, apply patches/series"
+	@echo "                   (one commit per patch), configure, build bzImage"
+	@echo "make modules       build tracepoints-demo/ and tests/modules/ against the kernel"
+	@echo "make initramfs     build build/initramfs.cpio.gz (busybox, our programs, modules)"
+	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
+	@echo "make clean         remove build output but keep the kernel tree; distclean: all"
+
+deps:
+	@scripts/install-deps
+
+# --- the kernel ------------------------------------------------------------
+
+kernel-tree: deps
+	@scripts/prepare-tree $(KSRC) $(TOP)/patches
+
+# tinyconfig with our fragment merged on top; regenerated only when the
+# fragment or the tree's commit changed, rewritten only when it differs.
+kernel-config: kernel-tree
+	@mkdir -p $(KOBJ)
+	@set -e; inputs="$$(sha1sum < $(KCONFIG_FRAGMENT)) $$(git -C $(KSRC) rev-parse HEAD)"; \
+	[ -f $(KOBJ)/.config ] && [ "$$(cat $(KOBJ)/.config-inputs 2>/dev/null)" = "$$inputs" ] && exit 0; \
+	tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(MAKE) -s -C $(KSRC) O=$$tmp tinyconfig >/dev/null; \
+	$(KSRC)/scripts/kconfig/merge_config.sh -m -O $$tmp $$tmp/.config \
+		$(KCONFIG_FRAGMENT) >$$tmp/merge.log 2>&1 || { cat $$tmp/merge.log; exit 1; }; \
+	$(MAKE) -s -C $(KSRC) O=$$tmp olddefconfig >/dev/null 2>&1; \
+	for o in $$(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' $(KCONFIG_FRAGMENT)); do \
+		grep -qx "$$o" $$tmp/.config || \
+			{ echo "kernel.config: $$o did not stick (a dependency is missing)"; exit 1; }; \
+	done; \
+	cmp -s $$tmp/.config $(KOBJ)/.config || { cp $$tmp/.config $(KOBJ)/.config; echo "  CONFIG  $(KOBJ)/.config"; }; \
+	echo "$$inputs" > $(KOBJ)/.config-inputs
+
+kernel: kernel-config
+	@$(KMAKE) -s bzImage modules
+	@echo "  KERNEL  $(BZIMAGE): Linux $$($(MAKE) -s -C $(KSRC) O=$(KOBJ) kernelversion)" \
+		"from Debian $$(cat $(KSRC)/.git/series-summary)"
+
+check-patches: kernel-tree
+	@set -e; fail=0; while read -r p; do \
+		case $$p in ''|\#*) continue;; esac; \
+		out=$$(cd $(KSRC) && perl scripts/checkpatch.pl --strict -q $(TOP)/patches/$$p) || fail=1; \
+		echo "  CHECK   $$p: $$(echo "$$out" | grep -cE '^(ERROR|WARNING|CHECK)') findings"; \
+		[ -z "$$out" ] || echo "$$out"; \
+	done < patches/series; exit $$fail
+
+# --- what runs in the guest --------------------------------------------------
+
+modules: kernel
+	@set -e; for d in $(MODULE_DIRS); do \
+		[ -f $$d/Kbuild ] || continue; \
+		$(MMAKE) -s M=$(TOP)/$$d modules; \
+	done
+
+guest-programs: deps $(GUEST_TESTS)
+	@mkdir -p $(GUEST)/bin
+	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop OUT=$(GUEST)/bin STATIC=1; fi
+	@if [ -f tracepoints-demo/Makefile ]; then \
+		$(MAKE) -s -C tracepoints-demo loadgen OUT=$(GUEST)/bin STATIC=1; fi
+
+$(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h include/uapi/sched_relay.h
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/lib/test-lib.c
+
+initramfs: modules guest-programs
+	@scripts/mkinitramfs $(INITRAMFS) $(GUEST) $(MODULE_DIRS)
+
+# --- running and testing ----------------------------------------------------
+
+run: initramfs
+	@qemu/run
+
+unit-tests: deps
+	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop check; fi
+
+guest-tests: initramfs
+	@tests/run-guest
+
+test: deps
+	@tests/run-all
+
+clean:
+	rm -rf $(GUEST) $(INITRAMFS) $(BUILD)/test-logs $(BUILD)/initramfs
+	@for d in $(MODULE_DIRS); do [ -f $$d/Kbuild ] && [ -d $(KOBJ) ] && \
+		$(MMAKE) -s M=$(TOP)/$$d clean || true; done
+	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop clean; fi
+
+distclean: clean
+	rm -rf $(BUILD)
