@@ -15,6 +15,8 @@ BUILD := $(TOP)/build
 KSRC := $(BUILD)/linux
 KOBJ := $(BUILD)/obj
 KCONFIG_FRAGMENT := $(TOP)/qemu/kernel.config
+KCONFIG_DEBUG_FRAGMENT := $(TOP)/qemu/kernel-debug.config
+KOBJ_DEBUG := $(BUILD)/obj-debug
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs.cpio.gz
 GUEST := $(BUILD)/guest
@@ -35,7 +37,7 @@ MODULE_DIRS := tracepoints-demo tests/modules
 GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
-.PHONY: all help deps kernel kernel-tree kernel-config modules guest-programs \
+.PHONY: all help deps kernel kernel-debug kernel-tree modules guest-programs \
 	initramfs run test unit-tests guest-tests check-patches clean distclean
 
 all: kernel modules initramfs
@@ -46,6 +48,7 @@ help:
 	@echo "make deps          install the Debian packages the project needs (idempotent)"
 	@echo "make kernel        unpack linux-source-6.1 into build/linux, apply patches/series"
 	@echo "                   (one commit per patch), configure, build bzImage"
+	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...) in build/obj-debug"
 	@echo "make modules       build tracepoints-demo/ and tests/modules/ against the kernel"
 	@echo "make initramfs     build build/initramfs.cpio.gz (busybox, our programs, modules)"
 	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
@@ -59,28 +62,40 @@ deps:
 kernel-tree: deps
 	@scripts/prepare-tree $(KSRC) $(TOP)/patches
 
-# tinyconfig with our fragment merged on top; regenerated only when the
-# fragment or the tree's commit changed, rewritten only when it differs.
-kernel-config: kernel-tree
-	@mkdir -p $(KOBJ)
-	@set -e; inputs="$$(sha1sum < $(KCONFIG_FRAGMENT)) $$(git -C $(KSRC) rev-parse HEAD)"; \
-	[ -f $(KOBJ)/.config ] && [ "$$(cat $(KOBJ)/.config-inputs 2>/dev/null)" = "$$inputs" ] && exit 0; \
+# gen-config OBJDIR FRAGMENTS: tinyconfig with the fragments merged on top,
+# regenerated only when a fragment or the tree's commit changed, and
+# rewritten only when it differs (so Kbuild rebuilds nothing needlessly).
+define gen-config
+	@mkdir -p $(1)
+	@set -e; inputs="$$(cat $(2) | sha1sum) $$(git -C $(KSRC) rev-parse HEAD)"; \
+	[ -f $(1)/.config ] && [ "$$(cat $(1)/.config-inputs 2>/dev/null)" = "$$inputs" ] && exit 0; \
 	tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	$(MAKE) -s -C $(KSRC) O=$$tmp tinyconfig >/dev/null; \
 	$(KSRC)/scripts/kconfig/merge_config.sh -m -O $$tmp $$tmp/.config \
-		$(KCONFIG_FRAGMENT) >$$tmp/merge.log 2>&1 || { cat $$tmp/merge.log; exit 1; }; \
+		$(2) >$$tmp/merge.log 2>&1 || { cat $$tmp/merge.log; exit 1; }; \
 	$(MAKE) -s -C $(KSRC) O=$$tmp olddefconfig >/dev/null 2>&1; \
-	for o in $$(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' $(KCONFIG_FRAGMENT)); do \
+	for o in $$(cat $(2) | grep -o '^CONFIG_[A-Z0-9_]*=[ym]'); do \
 		grep -qx "$$o" $$tmp/.config || \
-			{ echo "kernel.config: $$o did not stick (a dependency is missing)"; exit 1; }; \
+			{ echo "$(notdir $(2)): $$o did not stick (a dependency is missing)"; exit 1; }; \
 	done; \
-	cmp -s $$tmp/.config $(KOBJ)/.config || { cp $$tmp/.config $(KOBJ)/.config; echo "  CONFIG  $(KOBJ)/.config"; }; \
-	echo "$$inputs" > $(KOBJ)/.config-inputs
+	cmp -s $$tmp/.config $(1)/.config || { cp $$tmp/.config $(1)/.config; echo "  CONFIG  $(1)/.config"; }; \
+	echo "$$inputs" > $(1)/.config-inputs
+endef
 
-kernel: kernel-config
-	@$(KMAKE) -s bzImage modules
-	@echo "  KERNEL  $(BZIMAGE): Linux $$($(MAKE) -s -C $(KSRC) O=$(KOBJ) kernelversion)" \
+# build-kernel OBJDIR
+define build-kernel
+	@$(MAKE) -C $(KSRC) O=$(1) CC="$(KCC)" -j$(JOBS) -s bzImage modules
+	@echo "  KERNEL  $(1)/arch/x86/boot/bzImage: Linux $$($(MAKE) -s -C $(KSRC) O=$(1) kernelversion)" \
 		"from Debian $$(cat $(KSRC)/.git/series-summary)"
+endef
+
+kernel: kernel-tree
+	$(call gen-config,$(KOBJ),$(KCONFIG_FRAGMENT))
+	$(call build-kernel,$(KOBJ))
+
+kernel-debug: kernel-tree
+	$(call gen-config,$(KOBJ_DEBUG),$(KCONFIG_FRAGMENT) $(KCONFIG_DEBUG_FRAGMENT))
+	$(call build-kernel,$(KOBJ_DEBUG))
 
 check-patches: kernel-tree
 	@set -e; fail=0; while read -r p; do \
