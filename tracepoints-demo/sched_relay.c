@@ -1,0 +1,978 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_relay - scheduler events into a relay channel exposed in sysfs
+ *
+ * The module hooks the scheduler tracepoints (sched_switch, sched_wakeup,
+ * sched_wakeup_new, sched_migrate_task, sched_process_fork and
+ * sched_process_exit) and writes one 64-byte struct sched_relay_record per
+ * event into the buffer of the CPU the event happens on.  The channel is a
+ * sysfs relay attribute, so user space finds it, and the knobs that control
+ * it, in one directory:
+ *
+ *   /sys/kernel/sched_relay/
+ *     cpu0 .. cpuN  relay buffers (0600): read() consumes, mmap() maps all
+ *                   of the buffer, poll() waits for a whole sub-buffer,
+ *                   write("N") hands N sub-buffers back after mmap reading
+ *     enabled       0|1
+ *     events        which event types are recorded
+ *     overwrite     0: drop new events when full (counted), 1: flight recorder
+ *     subbuf_size   bytes per sub-buffer (a write re-creates the channel)
+ *     n_subbufs     sub-buffers per CPU (a write re-creates the channel)
+ *     reset         write 1: empty every buffer and zero the counters
+ *     generation    bumped by every configuration change and reset
+ *     stats         per-CPU produced/dropped/sub-buffers/fill
+ *
+ * Buffer layout (include/uapi/sched_relay.h is the one definition):
+ *
+ *   one CPU's buffer: n_subbufs sub-buffers of subbuf_size bytes
+ *   +------------+------------+-----+------------+
+ *   | sub-buf 0  | sub-buf 1  | ... | sub-buf n-1|   sub-buffer seq lives at
+ *   +------------+------------+-----+------------+   index seq % n_subbufs
+ *
+ *   one sub-buffer:
+ *   +--------+--------+--------+-----+--------+----------------+
+ *   | header | record | record | ... | record |   (not yet)    |
+ *   +--------+--------+--------+-----+--------+----------------+
+ *   0        64                              committed     subbuf_size
+ *
+ * The header is written by relay's subbuf_start callback whenever relay
+ * moves to a new sub-buffer (and when the channel is created or reset):
+ * magic, version, the CPU, the sub-buffer's sequence number (relay's
+ * subbufs_produced, zeroed by a reset), the generation, and the events
+ * dropped on this CPU so far.  In no-overwrite mode the callback refuses a
+ * full buffer without touching it, and relay counts the event as dropped
+ * (stats.full); in overwrite mode it always accepts and readers notice
+ * overwritten sub-buffers by their changed seq, which is stored first.
+ *
+ * Write path: every probe checks the event mask (zero while disabled), then
+ * reserves 64 bytes with relay_reserve() and fills the record in place, no
+ * copy.  Probes run in scheduler context, sched_switch with the runqueue lock
+ * held and interrupts off, but sched_process_fork/exit (and a task's wake-up
+ * of itself) with interrupts on: an interrupt's wake-up could then re-enter
+ * the same CPU's buffer, so reserve, fill and commit run with local
+ * interrupts off (sched_switch has them off already).  Nothing on the
+ * write path sleeps or takes a lock; relay wakes readers through irq_work.
+ * After each record the header's committed is stored with release semantics
+ * so that a reader which only maps the buffer can parse the sub-buffer being
+ * filled (it loads committed with acquire semantics).
+ *
+ * Lifetime: the probes find the channel through an RCU-protected pointer and
+ * run with preemption disabled.  Every change that frees or empties buffers
+ * (new geometry, reset, mode change, unload) first clears the pointer and
+ * waits with synchronize_rcu(), so no probe is inside the channel when relay
+ * touches it; on unload the probes are unregistered and
+ * tracepoint_synchronize_unregister() waits for them before anything is
+ * freed.  Configuration changes are serialized by sched_relay.lock and run
+ * in process context, which sysfs_notify() needs.  Readers that hold a
+ * buffer open, mapped or polled are handled by the sysfs relay host: removal
+ * drains them (reads fail, mappings fault, pollers wake with POLLERR).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/kobject.h>
+#include <linux/kstrtox.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/relay.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+
+#include <sched_relay.h>
+
+#define SCHED_RELAY_MIN_SUBBUF_SIZE	4096UL
+#define SCHED_RELAY_MAX_SUBBUF_SIZE	(4UL << 20)
+#define SCHED_RELAY_MIN_SUBBUFS		2UL
+#define SCHED_RELAY_MAX_SUBBUFS		256UL
+#define SCHED_RELAY_HDR_SIZE		sizeof(struct sched_relay_header)
+#define SCHED_RELAY_REC_SIZE		sizeof(struct sched_relay_record)
+
+static_assert(sizeof(struct sched_relay_header) == 64);
+static_assert(sizeof(struct sched_relay_record) == 64);
+
+/* Names of the event types in 'events', indexed by enum sched_relay_event_type. */
+static const char *const sched_relay_event_names[SCHED_RELAY_NR_EVENTS] = {
+	[SCHED_RELAY_SWITCH]		= "switch",
+	[SCHED_RELAY_WAKEUP]		= "wakeup",
+	[SCHED_RELAY_WAKEUP_NEW]	= "wakeup_new",
+	[SCHED_RELAY_MIGRATE]		= "migrate",
+	[SCHED_RELAY_FORK]		= "fork",
+	[SCHED_RELAY_EXIT]		= "exit",
+};
+
+/* What the write path reads: kept apart from the configuration. */
+static struct {
+	unsigned int mask;		/* events to record: 0 while disabled */
+	struct rchan __rcu *chan;	/* channel to write to, or NULL */
+} sched_relay_hot __read_mostly;
+
+/* Configuration and the channel; all fields under 'lock' unless noted. */
+static struct {
+	struct mutex lock;		/* serializes configuration changes */
+	struct kobject *kobj;		/* /sys/kernel/sched_relay */
+	struct relay_attribute rattr;	/* the cpuN buffer files */
+	struct rchan *chan;		/* the channel that exists, or NULL */
+	bool enabled;
+	unsigned int events;		/* SCHED_RELAY_* bits */
+	bool overwrite;			/* read locklessly by subbuf_start */
+	u64 generation;			/* read locklessly by subbuf_start */
+} sched_relay = {
+	.lock = __MUTEX_INITIALIZER(sched_relay.lock),
+};
+
+/* Initial configuration; the sysfs files change it later. */
+static unsigned long param_subbuf_size = 65536;
+module_param_named(subbuf_size, param_subbuf_size, ulong, 0);
+MODULE_PARM_DESC(subbuf_size, "bytes per sub-buffer: a power of two, 4096..4194304 (65536)");
+
+static unsigned long param_n_subbufs = 8;
+module_param_named(n_subbufs, param_n_subbufs, ulong, 0);
+MODULE_PARM_DESC(n_subbufs, "sub-buffers per CPU buffer: 2..256 (8)");
+
+static bool param_overwrite;
+module_param_named(overwrite, param_overwrite, bool, 0);
+MODULE_PARM_DESC(overwrite, "overwrite the oldest data when full instead of dropping (0)");
+
+static bool param_enabled = true;
+module_param_named(enabled, param_enabled, bool, 0);
+MODULE_PARM_DESC(enabled, "record from the start (1)");
+
+static unsigned int param_events = SCHED_RELAY_ALL_EVENTS;
+module_param_named(events, param_events, uint, 0);
+MODULE_PARM_DESC(events, "mask of event types to record, 0x0..0x3f (0x3f)");
+
+/*
+ * Relay callback: start a sub-buffer.  Runs on the write path (buffer's CPU,
+ * interrupts off) when relay switches sub-buffers, and in process context
+ * with no writer when the channel is created or reset.
+ */
+static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
+				    void *prev_subbuf, size_t prev_padding)
+{
+	struct sched_relay_header *hdr = subbuf;
+
+	if (!READ_ONCE(sched_relay.overwrite) && relay_buf_full(buf))
+		return 0;
+
+	WRITE_ONCE(hdr->seq, buf->subbufs_produced);
+	/*
+	 * A reader may still be parsing this sub-buffer in overwrite mode:
+	 * publish the new seq before anything else in it changes.  Pairs with
+	 * the reader's smp_rmb() before it checks seq again.
+	 */
+	smp_wmb();
+	hdr->magic = SCHED_RELAY_MAGIC;
+	hdr->version = SCHED_RELAY_VERSION;
+	hdr->hdr_size = SCHED_RELAY_HDR_SIZE;
+	hdr->cpu = buf->cpu;
+	hdr->record_size = SCHED_RELAY_REC_SIZE;
+	hdr->first_ts = 0;
+	hdr->dropped = buf->stats.full + buf->stats.big;
+	hdr->generation = READ_ONCE(sched_relay.generation);
+	memset(hdr->reserved, 0, sizeof(hdr->reserved));
+	WRITE_ONCE(hdr->committed, SCHED_RELAY_HDR_SIZE);
+	subbuf_start_reserve(buf, SCHED_RELAY_HDR_SIZE);
+	return 1;
+}
+
+/*
+ * Reserve a record in this CPU's buffer.  On success interrupts are off
+ * until sched_relay_commit(): if the caller did not have them off already
+ * (@irqs_off), they are disabled here and the state saved in *flags.  NULL
+ * if there is no channel or relay dropped the event.
+ */
+static __always_inline struct sched_relay_record *
+sched_relay_reserve(struct rchan_buf **bufp, unsigned long *flags,
+		    bool irqs_off)
+{
+	struct sched_relay_record *rec;
+	struct rchan *chan;
+
+	chan = rcu_dereference_sched(sched_relay_hot.chan);
+	if (unlikely(!chan))
+		return NULL;
+	if (irqs_off)
+		lockdep_assert_irqs_disabled();
+	else
+		local_irq_save(*flags);
+	rec = relay_reserve(chan, SCHED_RELAY_REC_SIZE);
+	if (unlikely(!rec)) {
+		if (!irqs_off)
+			local_irq_restore(*flags);
+		return NULL;
+	}
+	*bufp = *this_cpu_ptr(chan->buf);
+	return rec;
+}
+
+/* Make a filled record visible to mmap readers; undo what reserve did. */
+static __always_inline void sched_relay_commit(struct rchan_buf *buf,
+					       struct sched_relay_record *rec,
+					       unsigned long flags,
+					       bool irqs_off)
+{
+	struct sched_relay_header *hdr = buf->data;
+
+	if (unlikely((void *)rec == (void *)(hdr + 1)))
+		hdr->first_ts = rec->ts;
+	/*
+	 * The record (and first_ts) before the offset that covers it: pairs
+	 * with the reader's smp_load_acquire() of committed.
+	 */
+	smp_store_release(&hdr->committed, (u32)buf->offset);
+	if (!irqs_off)
+		local_irq_restore(flags);
+}
+
+/*
+ * Write one record.  @p2 is the second task (switch: next, fork: child) or
+ * NULL; @target_cpu and @orig_cpu are -1 for "the recording CPU".  Only
+ * sched_switch is always called with interrupts off (@irqs_off): wake-ups
+ * of current, fork and exit can come with them on.
+ */
+static __always_inline void sched_relay_log(enum sched_relay_event_type type,
+					    const struct task_struct *p,
+					    const struct task_struct *p2,
+					    u32 state, int target_cpu,
+					    int orig_cpu, bool irqs_off)
+{
+	struct sched_relay_record *rec;
+	struct rchan_buf *buf;
+	unsigned long flags = 0;
+	u16 cpu;
+
+	if (!(READ_ONCE(sched_relay_hot.mask) & BIT(type)))
+		return;
+	rec = sched_relay_reserve(&buf, &flags, irqs_off);
+	if (!rec)
+		return;
+
+	cpu = buf->cpu;
+	rec->ts = ktime_get_mono_fast_ns();
+	rec->type = type;
+	rec->flags = 0;
+	rec->cpu = cpu;
+	rec->state = state;
+	rec->pid = p->pid;
+	rec->prio = p->prio;
+	rec->target_cpu = target_cpu < 0 ? cpu : target_cpu;
+	rec->orig_cpu = orig_cpu < 0 ? cpu : orig_cpu;
+	memcpy(rec->comm, p->comm, SCHED_RELAY_COMM_LEN);
+	if (p2) {
+		rec->pid2 = p2->pid;
+		rec->prio2 = p2->prio;
+		memcpy(rec->comm2, p2->comm, SCHED_RELAY_COMM_LEN);
+	} else {
+		rec->pid2 = 0;
+		rec->prio2 = 0;
+		memset(rec->comm2, 0, SCHED_RELAY_COMM_LEN);
+	}
+	sched_relay_commit(buf, rec, flags, irqs_off);
+}
+
+/* prev_state as the sched_switch trace event reports it. */
+static __always_inline u32 sched_relay_switch_state(bool preempt,
+						    unsigned int prev_state,
+						    const struct task_struct *prev)
+{
+	unsigned int state;
+
+	if (preempt)
+		return TASK_REPORT_MAX;
+	state = __task_state_index(prev_state, prev->exit_state);
+	return state ? 1U << (state - 1) : 0;
+}
+
+static void sched_relay_probe_switch(void *data, bool preempt,
+				     struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	sched_relay_log(SCHED_RELAY_SWITCH, prev, next,
+			sched_relay_switch_state(preempt, prev_state, prev),
+			-1, -1, true);
+}
+
+static void sched_relay_probe_wakeup(void *data, struct task_struct *p)
+{
+	sched_relay_log(SCHED_RELAY_WAKEUP, p, NULL, 0, task_cpu(p), -1, false);
+}
+
+static void sched_relay_probe_wakeup_new(void *data, struct task_struct *p)
+{
+	sched_relay_log(SCHED_RELAY_WAKEUP_NEW, p, NULL, 0, task_cpu(p), -1,
+			false);
+}
+
+static void sched_relay_probe_migrate(void *data, struct task_struct *p,
+				      int dest_cpu)
+{
+	sched_relay_log(SCHED_RELAY_MIGRATE, p, NULL, 0, dest_cpu, task_cpu(p),
+			false);
+}
+
+static void sched_relay_probe_fork(void *data, struct task_struct *parent,
+				   struct task_struct *child)
+{
+	sched_relay_log(SCHED_RELAY_FORK, parent, child, 0, -1, -1, false);
+}
+
+static void sched_relay_probe_exit(void *data, struct task_struct *p)
+{
+	sched_relay_log(SCHED_RELAY_EXIT, p, NULL, 0, -1, -1, false);
+}
+
+static void sched_relay_unregister_probes(void)
+{
+	unregister_trace_sched_process_exit(sched_relay_probe_exit, NULL);
+	unregister_trace_sched_process_fork(sched_relay_probe_fork, NULL);
+	unregister_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
+	unregister_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
+	unregister_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
+	unregister_trace_sched_switch(sched_relay_probe_switch, NULL);
+}
+
+static int sched_relay_register_probes(void)
+{
+	int err;
+
+	err = register_trace_sched_switch(sched_relay_probe_switch, NULL);
+	if (err)
+		return err;
+	err = register_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
+	if (err)
+		goto err_switch;
+	err = register_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
+	if (err)
+		goto err_wakeup;
+	err = register_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
+	if (err)
+		goto err_wakeup_new;
+	err = register_trace_sched_process_fork(sched_relay_probe_fork, NULL);
+	if (err)
+		goto err_migrate;
+	err = register_trace_sched_process_exit(sched_relay_probe_exit, NULL);
+	if (err)
+		goto err_fork;
+	return 0;
+
+err_fork:
+	unregister_trace_sched_process_fork(sched_relay_probe_fork, NULL);
+err_migrate:
+	unregister_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
+err_wakeup_new:
+	unregister_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
+err_wakeup:
+	unregister_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
+err_switch:
+	unregister_trace_sched_switch(sched_relay_probe_switch, NULL);
+	tracepoint_synchronize_unregister();
+	return err;
+}
+
+/* --- configuration (process context, sched_relay.lock held) --- */
+
+static void sched_relay_update_mask(void)
+{
+	WRITE_ONCE(sched_relay_hot.mask,
+		   sched_relay.enabled ? sched_relay.events : 0);
+}
+
+/* Keep the probes out of the channel; on return none is inside it. */
+static void sched_relay_stop_writers(void)
+{
+	RCU_INIT_POINTER(sched_relay_hot.chan, NULL);
+	synchronize_rcu();
+}
+
+static void sched_relay_start_writers(void)
+{
+	rcu_assign_pointer(sched_relay_hot.chan, sched_relay.chan);
+}
+
+/* A new generation: sub-buffers started from now on carry it. */
+static void sched_relay_bump_generation(void)
+{
+	WRITE_ONCE(sched_relay.generation, sched_relay.generation + 1);
+}
+
+/* Wake pollers of @name (if any) and of 'generation'. */
+static void sched_relay_notify(const char *name)
+{
+	if (name)
+		sysfs_notify(sched_relay.kobj, NULL, name);
+	sysfs_notify(sched_relay.kobj, NULL, "generation");
+}
+
+static bool sched_relay_geometry_valid(unsigned long size, unsigned long n)
+{
+	return is_power_of_2(size) &&
+	       size >= SCHED_RELAY_MIN_SUBBUF_SIZE &&
+	       size <= SCHED_RELAY_MAX_SUBBUF_SIZE &&
+	       n >= SCHED_RELAY_MIN_SUBBUFS && n <= SCHED_RELAY_MAX_SUBBUFS;
+}
+
+static int sched_relay_create_channel(size_t size, size_t n)
+{
+	int err;
+
+	sched_relay.rattr.subbuf_size = size;
+	sched_relay.rattr.n_subbufs = n;
+	err = sysfs_create_relay_file(sched_relay.kobj, &sched_relay.rattr);
+	if (err)
+		return err;
+	sched_relay.chan = sched_relay.rattr.rchan;
+	return 0;
+}
+
+static void sched_relay_destroy_channel(void)
+{
+	if (!sched_relay.chan)
+		return;
+	sysfs_remove_relay_file(sched_relay.kobj, &sched_relay.rattr);
+	sched_relay.chan = NULL;
+}
+
+/*
+ * Re-create the channel with a new geometry.  The buffer files go away
+ * (readers see them removed) and come back with the new size.  If the new
+ * buffers cannot be had, the old geometry is restored.
+ */
+static int sched_relay_set_geometry(size_t size, size_t n)
+{
+	size_t old_size = sched_relay.rattr.subbuf_size;
+	size_t old_n = sched_relay.rattr.n_subbufs;
+	u64 avail, want, have = 0;
+	int err;
+
+	if (sched_relay.chan && size == old_size && n == old_n)
+		return 0;
+
+	/* Refuse what would starve the system rather than invoke the OOM killer. */
+	if (sched_relay.chan)
+		have = (u64)old_size * old_n * num_possible_cpus();
+	want = (u64)size * n * num_possible_cpus();
+	avail = ((u64)si_mem_available() << PAGE_SHIFT) + have;
+	if (want > avail / 2)
+		return -ENOMEM;
+
+	sched_relay_stop_writers();
+	sched_relay_destroy_channel();
+	sched_relay_bump_generation();
+	err = sched_relay_create_channel(size, n);
+	if (err) {
+		pr_warn("cannot create a channel of %zu x %zu bytes per CPU (%d), keeping %zu x %zu\n",
+			n, size, err, old_n, old_size);
+		if (sched_relay_create_channel(old_size, old_n))
+			pr_err("cannot re-create the channel: no buffers until the geometry is set again\n");
+		/* The buffers were re-created all the same: readers must know. */
+		sched_relay_notify(NULL);
+	}
+	sched_relay_start_writers();
+	return err;
+}
+
+/* Empty every buffer and zero its counters. */
+static void sched_relay_reset_channel(void)
+{
+	sched_relay_stop_writers();
+	sched_relay_bump_generation();
+	relay_reset(sched_relay.chan);
+	sched_relay_start_writers();
+}
+
+/* --- sysfs control files --- */
+
+/*
+ * sysfs hands store() a NUL-terminated copy of at most a page of what was
+ * written.  A full page may be the head of a longer write, which would
+ * otherwise look like a short write that succeeded: refuse it.  Refuse
+ * writes that carry a NUL of their own too, which kstrto*() would stop at.
+ */
+static int sched_relay_check_input(const char *buf, size_t count)
+{
+	if (count >= PAGE_SIZE)
+		return -E2BIG;
+	if (strnlen(buf, count) != count)
+		return -EINVAL;
+	return 0;
+}
+
+static int sched_relay_parse_bool(const char *buf, size_t count, bool *val)
+{
+	unsigned int v;
+	int err;
+
+	err = sched_relay_check_input(buf, count);
+	if (err)
+		return err;
+	err = kstrtouint(buf, 10, &v);
+	if (err)
+		return err;
+	if (v > 1)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(sched_relay.enabled));
+}
+
+static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	bool val;
+	int err;
+
+	err = sched_relay_parse_bool(buf, count, &val);
+	if (err)
+		return err;
+
+	mutex_lock(&sched_relay.lock);
+	if (val != sched_relay.enabled) {
+		WRITE_ONCE(sched_relay.enabled, val);
+		sched_relay_update_mask();
+		/*
+		 * Probes that saw the old mask finish before the write
+		 * returns: after "echo 0 > enabled" the counters stand still.
+		 */
+		if (!val)
+			synchronize_rcu();
+		sched_relay_bump_generation();
+		sched_relay_notify(attr->attr.name);
+	}
+	mutex_unlock(&sched_relay.lock);
+	return count;
+}
+
+static ssize_t events_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	unsigned int mask = READ_ONCE(sched_relay.events);
+	const char *sep = "";
+	int type, len = 0;
+
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++) {
+		if (!(mask & BIT(type)))
+			continue;
+		len += sysfs_emit_at(buf, len, "%s%s", sep,
+				     sched_relay_event_names[type]);
+		sep = " ";
+	}
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+/* One event name (or "all", "none") of @len bytes at @s into @mask. */
+static int sched_relay_parse_event_name(const char *s, size_t len,
+					unsigned int *mask)
+{
+	int type;
+
+	if (len == 3 && !strncmp(s, "all", 3)) {
+		*mask |= SCHED_RELAY_ALL_EVENTS;
+		return 0;
+	}
+	if (len == 4 && !strncmp(s, "none", 4))
+		return 0;
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++) {
+		const char *name = sched_relay_event_names[type];
+
+		if (strlen(name) == len && !strncmp(s, name, len)) {
+			*mask |= BIT(type);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * A number (decimal, or hex with 0x) no larger than the all-events mask, or
+ * event names separated by spaces and commas, with one optional trailing
+ * newline.
+ */
+static int sched_relay_parse_events(const char *buf, size_t count,
+				    unsigned int *mask)
+{
+	unsigned int m = 0;
+	size_t len, names = 0;
+	int err;
+
+	err = sched_relay_check_input(buf, count);
+	if (err)
+		return err;
+	if (buf[0] >= '0' && buf[0] <= '9') {
+		bool hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+
+		err = kstrtouint(buf, hex ? 16 : 10, &m);
+		if (err)
+			return err;
+		if (m & ~SCHED_RELAY_ALL_EVENTS)
+			return -EINVAL;
+		*mask = m;
+		return 0;
+	}
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	while (count) {
+		if (*buf == ' ' || *buf == ',') {
+			buf++;
+			count--;
+			continue;
+		}
+		for (len = 0; len < count; len++)
+			if (buf[len] == ' ' || buf[len] == ',')
+				break;
+		err = sched_relay_parse_event_name(buf, len, &m);
+		if (err)
+			return err;
+		names++;
+		buf += len;
+		count -= len;
+	}
+	if (!names)
+		return -EINVAL;
+	*mask = m;
+	return 0;
+}
+
+static ssize_t events_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	unsigned int mask;
+	int err;
+
+	err = sched_relay_parse_events(buf, count, &mask);
+	if (err)
+		return err;
+
+	mutex_lock(&sched_relay.lock);
+	if (mask != sched_relay.events) {
+		WRITE_ONCE(sched_relay.events, mask);
+		sched_relay_update_mask();
+		sched_relay_bump_generation();
+		sched_relay_notify(attr->attr.name);
+	}
+	mutex_unlock(&sched_relay.lock);
+	return count;
+}
+
+static ssize_t overwrite_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(sched_relay.overwrite));
+}
+
+/*
+ * Changing the mode empties the buffers, as reset does: produced and
+ * consumed sub-buffer counts mean different things in the two modes, so a
+ * flight recorder switched to no-overwrite would otherwise start out full.
+ */
+static ssize_t overwrite_store(struct kobject *kobj, struct kobj_attribute *attr,
+			       const char *buf, size_t count)
+{
+	bool val;
+	int err;
+
+	err = sched_relay_parse_bool(buf, count, &val);
+	if (err)
+		return err;
+
+	mutex_lock(&sched_relay.lock);
+	if (val != sched_relay.overwrite) {
+		sched_relay_stop_writers();
+		WRITE_ONCE(sched_relay.overwrite, val);
+		sched_relay_bump_generation();
+		relay_reset(sched_relay.chan);
+		sched_relay_start_writers();
+		sched_relay_notify(attr->attr.name);
+	}
+	mutex_unlock(&sched_relay.lock);
+	return count;
+}
+
+static ssize_t subbuf_size_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	size_t size;
+
+	mutex_lock(&sched_relay.lock);
+	size = sched_relay.rattr.subbuf_size;
+	mutex_unlock(&sched_relay.lock);
+	return sysfs_emit(buf, "%zu\n", size);
+}
+
+static ssize_t subbuf_size_store(struct kobject *kobj,
+				 struct kobj_attribute *attr,
+				 const char *buf, size_t count)
+{
+	unsigned long size;
+	int err;
+
+	err = sched_relay_check_input(buf, count);
+	if (err)
+		return err;
+	err = kstrtoul(buf, 10, &size);
+	if (err)
+		return err;
+
+	mutex_lock(&sched_relay.lock);
+	if (!sched_relay_geometry_valid(size, sched_relay.rattr.n_subbufs)) {
+		err = -EINVAL;
+	} else if (size != sched_relay.rattr.subbuf_size || !sched_relay.chan) {
+		err = sched_relay_set_geometry(size, sched_relay.rattr.n_subbufs);
+		if (!err)
+			sched_relay_notify(attr->attr.name);
+	}
+	mutex_unlock(&sched_relay.lock);
+	return err ? err : count;
+}
+
+static ssize_t n_subbufs_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	size_t n;
+
+	mutex_lock(&sched_relay.lock);
+	n = sched_relay.rattr.n_subbufs;
+	mutex_unlock(&sched_relay.lock);
+	return sysfs_emit(buf, "%zu\n", n);
+}
+
+static ssize_t n_subbufs_store(struct kobject *kobj, struct kobj_attribute *attr,
+			       const char *buf, size_t count)
+{
+	unsigned long n;
+	int err;
+
+	err = sched_relay_check_input(buf, count);
+	if (err)
+		return err;
+	err = kstrtoul(buf, 10, &n);
+	if (err)
+		return err;
+
+	mutex_lock(&sched_relay.lock);
+	if (!sched_relay_geometry_valid(sched_relay.rattr.subbuf_size, n)) {
+		err = -EINVAL;
+	} else if (n != sched_relay.rattr.n_subbufs || !sched_relay.chan) {
+		err = sched_relay_set_geometry(sched_relay.rattr.subbuf_size, n);
+		if (!err)
+			sched_relay_notify(attr->attr.name);
+	}
+	mutex_unlock(&sched_relay.lock);
+	return err ? err : count;
+}
+
+static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	unsigned int val;
+	int err;
+
+	err = sched_relay_check_input(buf, count);
+	if (err)
+		return err;
+	err = kstrtouint(buf, 10, &val);
+	if (err)
+		return err;
+	if (val != 1)
+		return -EINVAL;
+
+	mutex_lock(&sched_relay.lock);
+	if (sched_relay.chan) {
+		sched_relay_reset_channel();
+		sched_relay_notify("stats");
+	} else {
+		err = -ENODEV;
+	}
+	mutex_unlock(&sched_relay.lock);
+	return err ? err : count;
+}
+
+static ssize_t generation_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(sched_relay.generation));
+}
+
+/*
+ * Bytes of @buf holding data no reader has consumed: the unconsumed whole
+ * sub-buffers plus the used part of the current one, less what read() has
+ * already taken of the oldest.
+ */
+static size_t sched_relay_fill_bytes(struct rchan_buf *buf)
+{
+	size_t size = buf->chan->subbuf_size, n = buf->chan->n_subbufs;
+	size_t ready = READ_ONCE(buf->subbufs_produced) -
+		       READ_ONCE(buf->subbufs_consumed);
+	size_t offset = READ_ONCE(buf->offset);
+	size_t fill;
+
+	if (offset > size)	/* no-overwrite and full: no current sub-buffer */
+		fill = min(ready, n) * size;
+	else
+		fill = min(ready, n - 1) * size + offset;
+	return fill - min(fill, READ_ONCE(buf->bytes_consumed));
+}
+
+static const char sched_relay_stats_header[] =
+	"cpu produced dropped subbufs_produced subbufs_consumed fill_bytes";
+
+static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct rchan_buf_stats st;
+	struct rchan_buf *rbuf;
+	unsigned int cpu;
+	int len;
+
+	len = sysfs_emit(buf, "%s\n", sched_relay_stats_header);
+	mutex_lock(&sched_relay.lock);
+	for_each_possible_cpu(cpu) {
+		if (!sched_relay.chan ||
+		    relay_buf_stats(sched_relay.chan, cpu, &st))
+			continue;
+		rbuf = *per_cpu_ptr(sched_relay.chan->buf, cpu);
+		len += sysfs_emit_at(buf, len, "%u %llu %llu %zu %zu %zu\n",
+				     cpu, st.events, st.full + st.big,
+				     READ_ONCE(rbuf->subbufs_produced),
+				     READ_ONCE(rbuf->subbufs_consumed),
+				     sched_relay_fill_bytes(rbuf));
+	}
+	mutex_unlock(&sched_relay.lock);
+	return len;
+}
+
+static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
+static struct kobj_attribute events_attr = __ATTR_RW(events);
+static struct kobj_attribute overwrite_attr = __ATTR_RW(overwrite);
+static struct kobj_attribute subbuf_size_attr = __ATTR_RW(subbuf_size);
+static struct kobj_attribute n_subbufs_attr = __ATTR_RW(n_subbufs);
+static struct kobj_attribute reset_attr = __ATTR_WO(reset);
+static struct kobj_attribute generation_attr = __ATTR_RO(generation);
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+
+static struct attribute *sched_relay_attrs[] = {
+	&enabled_attr.attr,
+	&events_attr.attr,
+	&overwrite_attr.attr,
+	&subbuf_size_attr.attr,
+	&n_subbufs_attr.attr,
+	&reset_attr.attr,
+	&generation_attr.attr,
+	&stats_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group sched_relay_group = {
+	.attrs = sched_relay_attrs,
+};
+
+/* --- load and unload --- */
+
+static int __init sched_relay_init(void)
+{
+	int err;
+
+	if (!sched_relay_geometry_valid(param_subbuf_size, param_n_subbufs)) {
+		pr_err("subbuf_size must be a power of two in 4096..4194304 and n_subbufs in 2..256\n");
+		return -EINVAL;
+	}
+	if (param_events & ~SCHED_RELAY_ALL_EVENTS) {
+		pr_err("events must be a mask within 0x%x\n", SCHED_RELAY_ALL_EVENTS);
+		return -EINVAL;
+	}
+
+	sched_relay.enabled = param_enabled;
+	sched_relay.events = param_events;
+	sched_relay.overwrite = param_overwrite;
+	sched_relay.generation = 1;
+	sched_relay.rattr.attr.name = "cpu";
+	sched_relay.rattr.attr.mode = 0600;
+	sched_relay.rattr.subbuf_start = sched_relay_subbuf_start;
+
+	sched_relay.kobj = kobject_create_and_add("sched_relay", kernel_kobj);
+	if (!sched_relay.kobj)
+		return -ENOMEM;
+
+	mutex_lock(&sched_relay.lock);
+	err = sched_relay_create_channel(param_subbuf_size, param_n_subbufs);
+	if (!err) {
+		sched_relay_update_mask();
+		sched_relay_start_writers();
+	}
+	mutex_unlock(&sched_relay.lock);
+	if (err)
+		goto err_put_kobj;
+
+	err = sysfs_create_group(sched_relay.kobj, &sched_relay_group);
+	if (err)
+		goto err_destroy_channel;
+
+	err = sched_relay_register_probes();
+	if (err)
+		goto err_remove_group;
+	return 0;
+
+err_remove_group:
+	sysfs_remove_group(sched_relay.kobj, &sched_relay_group);
+err_destroy_channel:
+	sched_relay_stop_writers();
+	sched_relay_destroy_channel();
+err_put_kobj:
+	kobject_put(sched_relay.kobj);
+	return err;
+}
+
+/*
+ * Remove the control files and wake whoever polls them: kernfs does not
+ * wake pollers of a removed attribute, but once woken their next poll()
+ * sees the file gone (POLLERR) and read() fails with ENODEV.
+ */
+static void sched_relay_remove_group(void)
+{
+	struct kernfs_node *kn[ARRAY_SIZE(sched_relay_attrs)];
+	int i;
+
+	for (i = 0; sched_relay_attrs[i]; i++)
+		kn[i] = sysfs_get_dirent(sched_relay.kobj->sd,
+					 sched_relay_attrs[i]->name);
+	/* No configuration change runs after this: kernfs drains them. */
+	sysfs_remove_group(sched_relay.kobj, &sched_relay_group);
+	for (i = 0; sched_relay_attrs[i]; i++) {
+		if (!kn[i])
+			continue;
+		sysfs_notify_dirent(kn[i]);
+		sysfs_put(kn[i]);
+	}
+}
+
+static void __exit sched_relay_exit(void)
+{
+	sched_relay_remove_group();
+	sched_relay_unregister_probes();
+	tracepoint_synchronize_unregister();
+	RCU_INIT_POINTER(sched_relay_hot.chan, NULL);
+	sched_relay_destroy_channel();
+	kobject_put(sched_relay.kobj);
+}
+
+module_init(sched_relay_init);
+module_exit(sched_relay_exit);
+
+MODULE_DESCRIPTION("Scheduler events into a sysfs relay channel");
+MODULE_AUTHOR("relay-sysfs project");
+MODULE_LICENSE("GPL");
