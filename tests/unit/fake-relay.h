@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fake-relay.h - the kernel side of one sched_relay CPU buffer, modelled in
+ * user space for the host tests: relay_switch_subbuf(), the module's
+ * subbuf_start callback (header, no-overwrite "full" check, drop count) and
+ * its record write, relay_buf_consume(), relay_reset() and relay_flush(),
+ * writing into any memory (a malloc'd block or a mapped file) exactly the
+ * bytes include/uapi/sched_relay.h describes.
+ */
+#ifndef FAKE_RELAY_H
+#define FAKE_RELAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sched_relay.h"
+
+struct fake_relay {
+	unsigned char *buf;
+	uint32_t subbuf_size;
+	uint32_t n_subbufs;
+	unsigned int cpu;
+	bool overwrite;
+	uint64_t generation;
+	uint64_t produced;	/* relay: subbufs_produced */
+	uint64_t consumed;	/* relay: subbufs_consumed */
+	uint32_t offset;	/* relay: offset in the current sub-buffer */
+	unsigned char *data;	/* relay: the current sub-buffer */
+	uint64_t events;	/* relay stats: records that entered */
+	uint64_t full;		/* relay stats: dropped, buffer full */
+	uint64_t ts;		/* timestamp of the last event */
+	uint64_t next_id;	/* id written into the next event's pid */
+};
+
+/* relay_open(): the first sub-buffer is started at once. */
+void fake_relay_init(struct fake_relay *f, void *buf, uint32_t subbuf_size,
+		     uint32_t n_subbufs, unsigned int cpu, bool overwrite,
+		     uint64_t generation);
+/* One event of type; its pid is f->next_id++.  False when dropped. */
+bool fake_relay_event(struct fake_relay *f, uint8_t type);
+/* n events of a type cycling through every type; returns events written. */
+uint64_t fake_relay_events(struct fake_relay *f, uint64_t n);
+/* relay_buf_consume(): 0, or -EINVAL if n > produced - consumed. */
+int fake_relay_consume(struct fake_relay *f, uint64_t n);
+/* relay_reset() after the generation moved on. */
+void fake_relay_reset(struct fake_relay *f, uint64_t generation);
+/* relay_flush(): switch now, leaving padding. */
+void fake_relay_flush(struct fake_relay *f);
+/* Records a full sub-buffer holds. */
+uint32_t fake_relay_capacity(const struct fake_relay *f);
+
+#endif /* FAKE_RELAY_H */

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-subbuf.c - pins how relaytop reads a sched_relay CPU buffer in place
+ * (relaytop/subbuf.c), against a model of the kernel side (fake-relay.c)
+ * writing the exact bytes of include/uapi/sched_relay.h:
+ * - headers are checked (magic, version, sizes, cpu) and records parsed
+ *   field by field where they lie;
+ * - a sub-buffer still being filled is followed as 'committed' advances;
+ * - reading crosses sub-buffers, skips padding after a flush, and wraps
+ *   around the buffer lap after lap, handing finished sub-buffers back so
+ *   that no-overwrite mode keeps flowing;
+ * - in no-overwrite mode nothing is lost, drops show in the headers;
+ * - in overwrite mode, sub-buffers overwritten before they were read (seq
+ *   jumps), and records torn while being read, are counted exactly: every
+ *   event is either delivered once, in order, or counted as lost;
+ * - a reset (sequence restarting in a newer generation) is noticed, also
+ *   when the new sequence already ran past the reader's position;
+ * - the kernel's consumed count picks the starting point, hand-back
+ *   recovers when the kernel refuses a count, and the backlog (fill) is
+ *   measured in bytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect.h"
+#include "fake-relay.h"
+#include "subbuf.h"
+#include "test-lib.h"
+
+#define SUBBUF 512		/* header + 7 records */
+#define NSUB 4
+#define CAP 7
+
+static unsigned char *new_buffer(void)
+{
+	unsigned char *buf = aligned_alloc(64, SUBBUF * NSUB);
+
+	memset(buf, 0xa5, SUBBUF * NSUB);	/* like fresh kernel pages */
+	return buf;
+}
+
+struct fixture {
+	unsigned char *buf;
+	struct fake_relay relay;
+	struct subbuf_reader reader;
+	struct collect got;
+	struct subbuf_sink sink;
+};
+
+static void setup(struct fixture *f, bool overwrite)
+{
+	struct subbuf_geometry g = { SUBBUF, NSUB };
+
+	f->buf = new_buffer();
+	fake_relay_init(&f->relay, f->buf, SUBBUF, NSUB, 2, overwrite, 5);
+	subbuf_reader_init(&f->reader, f->buf, &g, 2);
+	/* attached before the first event: starts at seq 0 */
+	check(subbuf_reader_sync(&f->reader, true, 0));
+	collect_init(&f->got);
+	f->sink = collect_sink(&f->got);
+}
+
+static void teardown(struct fixture *f)
+{
+	collect_free(&f->got);
+	free(f->buf);
+}
+
+static int give(void *ctx, uint64_t n)
+{
+	return fake_relay_consume(ctx, n);
+}
+
+/* What relaytop does on every wake: read until caught up, hand back. */
+static unsigned int drain(struct fixture *f)
+{
+	unsigned int flags = 0, fl;
+	int err;
+
+	do {
+		fl = subbuf_reader_read(&f->reader, &f->sink);
+		flags |= fl;
+	} while (fl & SUBBUF_MORE);
+	err = subbuf_reader_handback(&f->reader, give, &f->relay);
+	check_int(err, ==, 0);
+	return flags;
+}
+
+static void test_header_validation(void)
+{
+	struct fixture f;
+	struct sched_relay_header *h;
+
+	setup(&f, false);
+	h = (void *)f.buf;
+	check(subbuf_header_valid(h, 2));
+	check(!subbuf_header_valid(h, 1));
+	h->magic ^= 1;
+	check(!subbuf_header_valid(h, 2));
+	h->magic ^= 1;
+	h->version = SCHED_RELAY_VERSION + 1;
+	check(!subbuf_header_valid(h, 2));
+	h->version = SCHED_RELAY_VERSION;
+	h->record_size = 32;
+	check(!subbuf_header_valid(h, 2));
+	h->record_size = sizeof(struct sched_relay_record);
+	h->hdr_size = 128;
+	check(!subbuf_header_valid(h, 2));
+	h->hdr_size = sizeof(*h);
+	check(subbuf_header_valid(h, 2));
+	check_uint(h->seq, ==, 0);
+	check_uint(h->generation, ==, 5);
+	check_uint(h->committed, ==, 64);
+	teardown(&f);
+}
+
+static void test_geometry(void)
+{
+	struct subbuf_geometry ok = { 65536, 8 }, small = { 64, 8 },
+			       odd = { 4096 + 32, 8 }, one = { 4096, 1 };
+
+	check_int(subbuf_geometry_check(&ok), ==, 0);
+	check_int(subbuf_geometry_check(&small), ==, -EINVAL);
+	check_int(subbuf_geometry_check(&odd), ==, -EINVAL);
+	check_int(subbuf_geometry_check(&one), ==, -EINVAL);
+	check_uint(subbuf_capacity(&ok), ==, 1023);
+	check_uint(subbuf_buffer_size(&ok), ==, 524288);
+}
+
+static void test_records_parsed_in_place(void)
+{
+	struct fixture f;
+	const struct sched_relay_record *rec;
+	unsigned int flags;
+
+	setup(&f, false);
+	fake_relay_event(&f.relay, SCHED_RELAY_SWITCH);
+	fake_relay_event(&f.relay, SCHED_RELAY_WAKEUP);
+	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);
+	flags = drain(&f);
+	check_int(flags & SUBBUF_PROGRESS, !=, 0);
+	check_uint(f.got.delivered, ==, 3);
+	check_uint(f.got.nstaged, ==, 3);
+	rec = &f.got.staged[0];
+	check_int(rec->type, ==, SCHED_RELAY_SWITCH);
+	check_int(rec->cpu, ==, 2);
+	check_int(rec->pid, ==, 1);
+	check_int(rec->pid2, ==, 1000001);
+	check_int(rec->prio, ==, 120);
+	check_int(rec->prio2, ==, 100);
+	check_uint(rec->state, ==, 1);
+	check_str(rec->comm, "prev");
+	check_str(rec->comm2, "next");
+	check_int(f.got.staged[1].type, ==, SCHED_RELAY_WAKEUP);
+	check_int(f.got.staged[2].type, ==, SCHED_RELAY_EXIT);
+	check_int(f.got.staged[1].ts, >, rec->ts);
+	check_uint(f.got.mix[SCHED_RELAY_SWITCH], ==, 1);
+	check_uint(f.got.mix[SCHED_RELAY_WAKEUP], ==, 1);
+	check_uint(f.got.mix[SCHED_RELAY_EXIT], ==, 1);
+	check_uint(f.reader.records, ==, 3);
+	teardown(&f);
+}
+
+static void test_follows_committed(void)
+{
+	struct fixture f;
+	unsigned int flags;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 2);
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2);
+	check_uint(f.reader.offset, ==, 64 + 2 * 64);
+	flags = drain(&f);
+	check_int(flags & SUBBUF_PROGRESS, ==, 0);	/* nothing new */
+	fake_relay_events(&f.relay, 3);
+	drain(&f);
+	check_uint(f.got.delivered, ==, 5);
+	check_uint(f.got.nstaged, ==, 3);	/* only the new ones */
+	check_uint(f.got.staged[0].pid, ==, 3);
+	check(f.got.in_order);
+	check_uint(f.reader.next_seq, ==, 0);	/* still filling */
+	check_uint(f.relay.consumed, ==, 0);
+	teardown(&f);
+}
+
+static void test_crosses_subbufs_and_hands_back(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, CAP + 5);
+	drain(&f);
+	check_uint(f.got.delivered, ==, CAP + 5);
+	check_uint(f.reader.next_seq, ==, 1);
+	check_uint(f.relay.consumed, ==, 1);	/* sub-buffer 0 handed back */
+	check_uint(f.got.gaps, ==, 0);
+	check(f.got.in_order);
+	teardown(&f);
+}
+
+static void test_wraps_lap_after_lap(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	for (int i = 0; i < 50; i++) {
+		fake_relay_events(&f.relay, 3 + i % 11);
+		drain(&f);
+	}
+	check_uint(f.relay.full, ==, 0);
+	check_uint(f.got.delivered, ==, f.relay.events);
+	check_uint(f.got.gaps, ==, 0);
+	check(f.got.in_order);
+	check_uint(f.reader.next_seq, >, 3 * NSUB);	/* several laps */
+	check_uint(f.relay.consumed, ==, f.reader.next_seq);
+	check_uint(f.reader.lost, ==, 0);
+	teardown(&f);
+}
+
+static void test_padding_after_flush(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 2);
+	fake_relay_flush(&f.relay);		/* 5 records' worth of padding */
+	fake_relay_events(&f.relay, 4);
+	drain(&f);
+	check_uint(f.got.delivered, ==, 6);
+	check_uint(f.got.gaps, ==, 0);
+	check_uint(f.reader.next_seq, ==, 1);
+	check_uint(f.reader.offset, ==, 64 + 4 * 64);
+	check_uint(f.reader.bad_commits, ==, 0);
+	teardown(&f);
+}
+
+static void test_no_overwrite_full_drops(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	/* The reader sleeps: the buffer fills, then the producer drops. */
+	fake_relay_events(&f.relay, NSUB * CAP + 10);
+	check_uint(f.relay.full, ==, 10);
+	drain(&f);
+	check_uint(f.got.delivered, ==, NSUB * CAP);
+	check_uint(f.reader.lost, ==, 0);
+	/* Hand-back lets the producer start again; the new header says
+	 * how many were dropped before it. */
+	fake_relay_events(&f.relay, 3);
+	drain(&f);
+	check_uint(f.got.delivered, ==, NSUB * CAP + 3);
+	check_uint(f.reader.dropped, ==, 10);
+	check_uint(f.got.gaps, ==, 10);	/* exactly the dropped ids */
+	check_uint(f.reader.lost, ==, 0);
+	teardown(&f);
+}
+
+static void test_overwritten_counted_exactly(void)
+{
+	struct fixture f;
+	unsigned int flags;
+
+	setup(&f, true);
+	fake_relay_events(&f.relay, 3);
+	drain(&f);
+	/* Three laps while the reader sleeps inside sub-buffer 0. */
+	fake_relay_events(&f.relay, 3 * NSUB * CAP);
+	flags = drain(&f);
+	check_int(flags & SUBBUF_LOST, !=, 0);
+	check_uint(f.relay.full, ==, 0);
+	check_uint(f.got.delivered + f.reader.lost, ==, f.relay.events);
+	check_uint(f.got.gaps, ==, f.reader.lost);
+	check(f.got.in_order);
+	check_uint(f.reader.lost_subbufs, >=, 2 * NSUB);
+	/* what is kept is delivered: the newest NSUB - 1 sub-buffers at
+	 * least, including the one being filled */
+	check_uint(f.got.delivered, >=, 3 + (NSUB - 1) * CAP);
+	/* The kernel got back every sub-buffer the reader passed. */
+	check_uint(f.relay.consumed, ==, f.reader.next_seq);
+	teardown(&f);
+}
+
+/* The writer laps the reader while it is looking at the records. */
+static void run_over(void *arg)
+{
+	struct fixture *f = arg;
+
+	f->got.on_stage = NULL;
+	fake_relay_events(&f->relay, NSUB * CAP + 2);
+}
+
+static void test_torn_read_thrown_away(void)
+{
+	struct fixture f;
+
+	setup(&f, true);
+	fake_relay_events(&f.relay, 4);
+	f.got.on_stage = run_over;
+	f.got.on_stage_arg = &f;
+	drain(&f);
+	check_uint(f.reader.torn, ==, 1);
+	check_uint(f.got.thrown, ==, 4);
+	check_uint(f.got.delivered + f.reader.lost, ==, f.relay.events);
+	check_uint(f.got.gaps, ==, f.reader.lost);
+	check(f.got.in_order);
+	teardown(&f);
+}
+
+static void test_reset_restarts(void)
+{
+	struct fixture f;
+	unsigned int flags;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 2 * CAP + 3);
+	drain(&f);
+	check_uint(f.reader.next_seq, ==, 2);
+	fake_relay_events(&f.relay, 2);	/* written, not read: reset drops */
+	fake_relay_reset(&f.relay, 6);
+	fake_relay_events(&f.relay, 4);
+	flags = drain(&f);
+	check_int(flags & SUBBUF_RESTARTED, !=, 0);
+	check_uint(f.got.restarts, ==, 1);
+	check_uint(f.reader.restarts, ==, 1);
+	check_uint(f.reader.next_seq, ==, 0);
+	check_uint(f.reader.cur_gen, ==, 6);
+	/* the two written before the reset were still intact: delivered */
+	check_uint(f.got.delivered, ==, 2 * CAP + 3 + 2 + 4);
+	check_uint(f.got.gaps, ==, 0);
+	check_uint(f.reader.lost, ==, 0);
+	/* and the new sequence flows with hand-back */
+	fake_relay_events(&f.relay, 3 * NSUB * CAP);
+	for (int i = 0; i < 3; i++)
+		drain(&f);
+	teardown(&f);
+}
+
+static void test_reset_run_past_reader(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, CAP + 1);
+	drain(&f);		/* reader finished seq 0, is in seq 1 */
+	fake_relay_events(&f.relay, CAP - 1);
+	/* Reset, and the new sequence reaches seq 2 before the reader
+	 * looks: header 1 now carries seq 1 again, in generation 6. */
+	fake_relay_reset(&f.relay, 6);
+	fake_relay_events(&f.relay, 2 * CAP + 1);
+	drain(&f);
+	check_uint(f.reader.restarts, ==, 1);
+	check_uint(f.got.delivered, ==, CAP + 1 + 2 * CAP + 1);
+	check_uint(f.got.gaps, ==, CAP - 1);	/* discarded by the reset */
+	check(f.got.in_order);
+	teardown(&f);
+}
+
+static void test_reset_while_idle_inside(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 2 * CAP + 2);
+	drain(&f);		/* reader waits inside seq 2 (index 2) */
+	fake_relay_reset(&f.relay, 6);	/* index 0 restarts */
+	fake_relay_events(&f.relay, 1);
+	drain(&f);
+	check_uint(f.reader.restarts, ==, 1);
+	check_uint(f.got.delivered, ==, 2 * CAP + 2 + 1);
+	teardown(&f);
+}
+
+static void test_sync_uses_consumed_count(void)
+{
+	struct fixture f;
+	struct subbuf_geometry g = { SUBBUF, NSUB };
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 2 * CAP + 1);
+	/* Another reader consumed sub-buffer 0 already. */
+	fake_relay_consume(&f.relay, 1);
+	subbuf_reader_init(&f.reader, f.buf, &g, 2);
+	check(subbuf_reader_sync(&f.reader, true, 1));
+	check_uint(f.reader.next_seq, ==, 1);
+	check_uint(f.reader.handback, ==, 0);
+	drain(&f);
+	check_uint(f.got.delivered, ==, CAP + 1);
+	check_uint(f.relay.consumed, ==, 2);
+	teardown(&f);
+}
+
+static void test_sync_without_valid_header(void)
+{
+	struct subbuf_geometry g = { SUBBUF, NSUB };
+	unsigned char *buf = new_buffer();
+	struct subbuf_reader r;
+	struct collect c;
+	struct subbuf_sink sink = collect_sink(&c);
+	unsigned int flags;
+
+	collect_init(&c);
+	subbuf_reader_init(&r, buf, &g, 0);
+	check(!subbuf_reader_sync(&r, false, 0));
+	flags = subbuf_reader_read(&r, &sink);
+	check_int(flags, ==, SUBBUF_UNSYNCED);
+	collect_free(&c);
+	free(buf);
+}
+
+/* A kernel that has 'avail' unconsumed sub-buffers and takes at most a
+ * buffer's worth per write. */
+struct kernel_count {
+	uint64_t avail;
+	uint64_t given;
+	uint64_t biggest;
+};
+
+static int take(void *ctx, uint64_t n)
+{
+	struct kernel_count *k = ctx;
+
+	if (n > k->avail || n > NSUB)
+		return -EINVAL;
+	k->avail -= n;
+	k->given += n;
+	if (n > k->biggest)
+		k->biggest = n;
+	return 0;
+}
+
+static int gone(void *ctx, uint64_t n)
+{
+	(void)ctx;
+	(void)n;
+	return -ENODEV;
+}
+
+static void test_handback_recovers(void)
+{
+	struct subbuf_reader r = { .geom = { SUBBUF, NSUB }, .handback = 3 };
+	struct kernel_count k = { .avail = 2 };
+	int err;
+
+	err = subbuf_reader_handback(&r, take, &k);
+	check_int(err, ==, 0);
+	check_uint(k.given, ==, 2);	/* all the kernel had */
+	check_uint(r.handback, ==, 0);
+	r.handback = 9;		/* more than a buffer: in pieces */
+	k = (struct kernel_count) { .avail = 100 };
+	err = subbuf_reader_handback(&r, take, &k);
+	check_int(err, ==, 0);
+	check_uint(k.given, ==, 9);
+	check_uint(k.biggest, ==, NSUB);
+	r.handback = 1;
+	err = subbuf_reader_handback(&r, gone, NULL);
+	check_int(err, ==, -ENODEV);
+	check_uint(r.handback, ==, 1);	/* kept for the next try */
+}
+
+static void test_backlog(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	drain(&f);
+	check_uint(subbuf_reader_backlog(&f.reader), ==, 0);
+	fake_relay_events(&f.relay, CAP + 2);
+	/* the rest of sub-buffer 0 and two records of sub-buffer 1 */
+	check_uint(subbuf_reader_backlog(&f.reader), ==, SUBBUF - 64 + 64 + 2 * 64);
+	drain(&f);
+	check_uint(subbuf_reader_backlog(&f.reader), ==, 0);
+	fake_relay_events(&f.relay, 10 * CAP);	/* full: the whole buffer */
+	check_uint(subbuf_reader_backlog(&f.reader), <=, SUBBUF * NSUB);
+	check_uint(subbuf_reader_backlog(&f.reader), >=, (NSUB - 1) * SUBBUF);
+	teardown(&f);
+}
+
+/* Random interleavings: every event is delivered once in order, or
+ * counted (dropped by the producer, or lost by the reader), exactly. */
+static void stress(bool overwrite, unsigned int seed)
+{
+	struct fixture f;
+
+	srand(seed);
+	setup(&f, overwrite);
+	for (int i = 0; i < 3000; i++) {
+		fake_relay_events(&f.relay, (uint64_t)(rand() % (3 * CAP)));
+		if (rand() % 3 == 0)
+			fake_relay_events(&f.relay, (uint64_t)(rand() % (2 * NSUB * CAP)));
+		if (rand() % 2)
+			drain(&f);
+	}
+	drain(&f);
+	check(f.got.in_order);
+	check_uint(f.got.delivered + f.reader.lost, ==, f.relay.events);
+	/* drops after the last delivered record leave no gap behind */
+	check_uint(f.got.gaps + (f.relay.next_id - 1 - f.got.last_id), ==,
+		   f.reader.lost + f.relay.full);
+	check_uint(f.reader.dropped, <=, f.relay.full);
+	if (overwrite) {
+		check_uint(f.relay.full, ==, 0);
+		check_uint(f.reader.lost, >, 0);
+	} else {
+		check_uint(f.reader.lost, ==, 0);
+		check_uint(f.relay.full, >, 0);
+		check_uint(f.got.delivered, ==, f.relay.events);
+	}
+	teardown(&f);
+}
+
+int main(void)
+{
+	TEST(test_header_validation(), "a header is checked: magic, version, sizes, cpu");
+	TEST(test_geometry(), "geometry: whole records after a 64-byte header, 2+ sub-buffers");
+	TEST(test_records_parsed_in_place(), "records are parsed field by field in place");
+	TEST(test_follows_committed(), "a sub-buffer being filled is followed as committed grows");
+	TEST(test_crosses_subbufs_and_hands_back(), "finished sub-buffers are handed back");
+	TEST(test_wraps_lap_after_lap(), "wrap-around: many laps, nothing lost or repeated");
+	TEST(test_padding_after_flush(), "padding after a flushed sub-buffer is skipped");
+	TEST(test_no_overwrite_full_drops(), "no-overwrite: a full buffer drops, headers count it");
+	TEST(test_overwritten_counted_exactly(), "overwrite: overwritten sub-buffers are counted exactly");
+	TEST(test_torn_read_thrown_away(), "overwrite: records torn while read are thrown away and counted");
+	TEST(test_reset_restarts(), "a reset restarts the reader at seq 0 of the new generation");
+	TEST(test_reset_run_past_reader(), "a reset is seen even when the new sequence ran past the reader");
+	TEST(test_reset_while_idle_inside(), "a reset is seen by a reader waiting inside a sub-buffer");
+	TEST(test_sync_uses_consumed_count(), "the kernel's consumed count is the starting point");
+	TEST(test_sync_without_valid_header(), "a buffer without a valid header is not read");
+	TEST(test_handback_recovers(), "hand-back comes in pieces and recovers from EINVAL");
+	TEST(test_backlog(), "the backlog (fill) is the bytes committed and not read");
+	TEST(stress(false, 1), "random no-overwrite run: all delivered in order, drops exact");
+	TEST(stress(true, 2), "random overwrite run: delivered + lost == produced, exactly");
+	TEST(stress(true, 3), "another random overwrite run");
+	return test_done();
+}
