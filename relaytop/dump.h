@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dump.h - a recording as text (relaytop --dump), one event a line in the
+ * style of trace-cmd report and perf script:
+ *
+ *   loadgen-123     [001]   1234.567890123: sched_switch: prev_comm=...
+ *
+ * with the producer's drops and relaytop's losses as marker lines where
+ * they happened ("CPU:1 [12 EVENTS DROPPED]"), '#' comment lines for the
+ * recording's header and a per-CPU summary at the end.
+ */
+#ifndef RELAYTOP_DUMP_H
+#define RELAYTOP_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sched_relay.h"
+
+/* Print path; returns the exit status (0, or 1 after saying why). */
+int dump_recording(const char *path, FILE *out);
+
+/* prev_state as sched_switch prints it: "R", "S", "D|W", "R+", ... */
+void dump_prev_state(uint32_t state, char *buf, size_t size);
+
+/* One event's fields, as the kernel's tracepoint prints them. */
+void dump_fields(const struct sched_relay_record *rec, char *buf, size_t size);
+
+#endif /* RELAYTOP_DUMP_H */

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-dump.c - pins `relaytop --dump` (relaytop/dump.c): prev_state reads as
+ * the sched_switch tracepoint prints it (R, S, D, R+, I, combinations);
+ * each event type's fields are named and formatted as the kernel's own
+ * TP_printk; a line is "comm-pid [cpu] secs.nanos: tracepoint: fields";
+ * the task column follows sched_switch's next and is "<...>" when unknown;
+ * drops and losses show as "CPU:N [n EVENTS DROPPED|LOST...]" lines at
+ * their place; a reset is shown; the summary counts per CPU; a bad file
+ * prints what it can, then an error, and exits 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "record.h"
+#include "test-lib.h"
+#include "util.h"
+
+static void test_prev_state(void)
+{
+	char b[32];
+
+	dump_prev_state(0, b, sizeof(b));
+	check_str(b, "R");
+	dump_prev_state(0x1, b, sizeof(b));
+	check_str(b, "S");
+	dump_prev_state(0x2, b, sizeof(b));
+	check_str(b, "D");
+	dump_prev_state(0x100, b, sizeof(b));
+	check_str(b, "R+");
+	dump_prev_state(0x80, b, sizeof(b));
+	check_str(b, "I");
+	dump_prev_state(0x20, b, sizeof(b));
+	check_str(b, "Z");
+	dump_prev_state(0x3, b, sizeof(b));
+	check_str(b, "S|D");
+	dump_prev_state(0x400, b, sizeof(b));	/* bits past the report mask */
+	check_str(b, "R");
+}
+
+static struct sched_relay_record rec(uint8_t type, int32_t pid,
+				     const char *comm, int32_t pid2,
+				     const char *comm2)
+{
+	struct sched_relay_record r = { 0 };
+
+	r.type = type;
+	r.pid = pid;
+	r.pid2 = pid2;
+	r.prio = 120;
+	r.prio2 = 100;
+	r.target_cpu = 3;
+	r.orig_cpu = 1;
+	snprintf(r.comm, sizeof(r.comm), "%s", comm);
+	snprintf(r.comm2, sizeof(r.comm2), "%s", comm2);
+	return r;
+}
+
+static void test_fields(void)
+{
+	char b[256];
+	struct sched_relay_record r;
+
+	r = rec(SCHED_RELAY_SWITCH, 10, "loadgen", 0, "swapper/1");
+	r.state = 0x1;
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "prev_comm=loadgen prev_pid=10 prev_prio=120 prev_state=S"
+		  " ==> next_comm=swapper/1 next_pid=0 next_prio=100");
+	r = rec(SCHED_RELAY_WAKEUP, 11, "kworker/0:1", 0, "");
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=kworker/0:1 pid=11 prio=120 target_cpu=003");
+	r = rec(SCHED_RELAY_WAKEUP_NEW, 12, "sh", 0, "");
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=sh pid=12 prio=120 target_cpu=003");
+	r = rec(SCHED_RELAY_MIGRATE, 13, "loadgen", 0, "");
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=loadgen pid=13 prio=120 orig_cpu=1 dest_cpu=3");
+	r = rec(SCHED_RELAY_FORK, 14, "sh", 15, "sh");
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=sh pid=14 child_comm=sh child_pid=15");
+	r = rec(SCHED_RELAY_EXIT, 15, "true", 0, "");
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=true pid=15 prio=120");
+	/* a comm of all 16 bytes, no NUL: printed, not overrun */
+	memset(r.comm, 'a', sizeof(r.comm));
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=aaaaaaaaaaaaaaaa pid=15 prio=120");
+}
+
+/* Write a recording of the given records on CPU 1 with drops before the
+ * third, a reset, and a loss. */
+static void make_recording(const char *path)
+{
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = 2,
+		.geom = { 4096, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	struct recorder *rec_ = recorder_create(path, &meta);
+	struct sched_relay_record r[3];
+	struct subbuf_chunk c = { .cpu = 1, .generation = 1 };
+
+	r[0] = rec(SCHED_RELAY_WAKEUP, 20, "b", 0, "");
+	r[0].ts = 5000000001ull;
+	r[1] = rec(SCHED_RELAY_SWITCH, 21, "a", 20, "b");
+	r[1].ts = 5000000002ull;
+	r[2] = rec(SCHED_RELAY_WAKEUP, 22, "c", 0, "");
+	r[2].ts = 5000000003ull;
+	for (int i = 0; i < 3; i++)
+		r[i].cpu = 1;
+	recorder_track_cpu(rec_, 1, 0, 0, true);
+	c.recs = r;
+	c.nrec = 3;
+	recorder_stage(rec_, &c);
+	recorder_settle(rec_, true);
+	c.seq = 1;
+	c.dropped = 4;		/* 4 dropped before the next chunk */
+	c.recs = r + 2;
+	c.nrec = 1;
+	r[2].ts = 6000000000ull;
+	recorder_stage(rec_, &c);
+	recorder_settle(rec_, true);
+	recorder_restart(rec_, 1, 2, 0);
+	c.seq = 0;
+	c.generation = 2;
+	c.dropped = 0;
+	c.lost = 7;		/* the reader lost 7 in the new sequence */
+	r[2].ts = 7000000000ull;
+	recorder_stage(rec_, &c);
+	recorder_settle(rec_, true);
+	if (recorder_finish(rec_))
+		exit(2);
+	recorder_free(rec_);
+}
+
+static char *dump_to_string(const char *path, int *status)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	*status = dump_recording(path, out);
+	fclose(out);
+	return text;
+}
+
+static void test_dump_lines(void)
+{
+	char path[] = "/tmp/t-dump.XXXXXX";
+	int fd = mkstemp(path), status;
+	char *text;
+
+	close(fd);
+	make_recording(path);
+	text = dump_to_string(path, &status);
+	check_int(status, ==, 0);
+	/* the waker is unknown before the first switch on the CPU */
+	check(strstr(text, "           <...>-?       [001]     5.000000001:"
+		     " sched_wakeup: comm=b pid=20 prio=120 target_cpu=003\n")
+	      != NULL);
+	check(strstr(text, "               a-21      [001]     5.000000002:"
+		     " sched_switch: prev_comm=a prev_pid=21") != NULL);
+	/* after the switch, b runs on CPU 1 and does the wakeup */
+	check(strstr(text, "               b-20      [001]     5.000000003:"
+		     " sched_wakeup: comm=c pid=22") != NULL);
+	check(strstr(text, "CPU:1 [4 EVENTS DROPPED]\n"
+		     "           <...>-?       [001]     6.000000000:") != NULL);
+	check(strstr(text, "CPU:1 [CHANNEL RESET: generation 2]\n") != NULL);
+	check(strstr(text, "CPU:1 [7 EVENTS LOST: overwritten before relaytop "
+		     "read them]\n") != NULL);
+	check(strstr(text, "#    1            5            4            7\n")
+	      != NULL);
+	check(strstr(text, "# relaytop recording (format 1): "
+		     "/sys/kernel/sched_relay, cpus=2\n") == text);
+	if (test_failed())
+		test_msg("dump:\n%s", text);
+	free(text);
+	unlink(path);
+}
+
+static void test_dump_bad_file(void)
+{
+	char path[] = "/tmp/t-dump.XXXXXX";
+	int fd = mkstemp(path), status;
+	char *text;
+	long size;
+	FILE *f;
+
+	close(fd);
+	make_recording(path);
+	f = fopen(path, "r+");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	/* cut the end block and a bit more */
+	if (truncate(path, size - 100))
+		return;
+	fflush(stderr);
+	text = dump_to_string(path, &status);
+	check_int(status, ==, 1);
+	check(strstr(text, "sched_switch") != NULL);	/* the valid part */
+	free(text);
+	if (truncate(path, 10))
+		return;
+	text = dump_to_string(path, &status);
+	check_int(status, ==, 1);
+	free(text);
+	unlink(path);
+}
+
+int main(void)
+{
+	TEST(test_prev_state(), "prev_state reads as sched_switch prints it");
+	TEST(test_fields(), "every event's fields as the kernel names them");
+	TEST(test_dump_lines(), "dump lines, task column, drop/loss/reset markers, summary");
+	TEST(test_dump_bad_file(), "a damaged file: the valid part, then exit status 1");
+	return test_done();
+}

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-record.c - pins the recording file (relaytop/record.c,
+ * docs/record-format.md):
+ * - what the recorder writes reads back record for record, byte for byte,
+ *   per CPU in order and merged across CPUs by timestamp;
+ * - the producer's drops and relaytop's own losses appear as items exactly
+ *   where they happened, with exact counts, and the per-CPU summary says
+ *   records, dropped and lost; the stats file's final drop count is kept;
+ * - records torn while read never reach the file; a reset is marked;
+ * - bad files give a clear error and never a crash: not a recording,
+ *   truncated at every length, corrupted at sampled bytes, a newer format
+ *   version, another byte order, foreign record sizes, data after the end.
+ * This file also runs under valgrind in `make check`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "fake-relay.h"
+#include "record.h"
+#include "subbuf.h"
+#include "test-lib.h"
+#include "util.h"
+
+#define SUBBUF 512
+#define NSUB 4
+#define CAP 7
+#define NCPU 3
+
+static char tmpdir[] = "/tmp/t-record.XXXXXX";
+
+static char *tmp_path(const char *name)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return path;
+}
+
+/* A sink that records (and also collects, to compare). */
+struct tee {
+	struct recorder *rec;
+	struct collect col;
+	struct subbuf_reader *reader;
+};
+
+static void tee_stage(void *ctx, const struct subbuf_chunk *chunk)
+{
+	struct tee *t = ctx;
+	struct subbuf_sink s = collect_sink(&t->col);
+
+	recorder_stage(t->rec, chunk);
+	s.stage(s.ctx, chunk);
+}
+
+static void tee_settle(void *ctx, const struct subbuf_chunk *chunk, bool ok)
+{
+	struct tee *t = ctx;
+	struct subbuf_sink s = collect_sink(&t->col);
+
+	recorder_settle(t->rec, ok);
+	s.settle(s.ctx, chunk, ok);
+}
+
+static void tee_restart(void *ctx, unsigned int cpu, uint64_t gen)
+{
+	struct tee *t = ctx;
+
+	recorder_restart(t->rec, cpu, gen, t->reader->lost);
+}
+
+/* NCPU fake CPU buffers read into one recording. */
+struct rig {
+	unsigned char *buf[NCPU];
+	struct fake_relay relay[NCPU];
+	struct subbuf_reader reader[NCPU];
+	struct tee tee[NCPU];
+	struct recorder *rec;
+};
+
+static void rig_setup(struct rig *g, const char *name, bool overwrite)
+{
+	struct subbuf_geometry geom = { SUBBUF, NSUB };
+	struct record_meta meta = {
+		.channel = "/fake/channel", .nr_cpus = NCPU, .geom = geom,
+		.events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED | (overwrite ? RECORD_F_OVERWRITE : 0),
+		.generation = 5,
+	};
+
+	memset(g, 0, sizeof(*g));
+	g->rec = recorder_create(tmp_path(name), &meta);
+	if (!g->rec) {
+		test_msg("cannot create %s: %s", tmp_path(name), strerror(errno));
+		exit(2);
+	}
+	for (int c = 0; c < NCPU; c++) {
+		g->buf[c] = aligned_alloc(64, SUBBUF * NSUB);
+		memset(g->buf[c], 0, SUBBUF * NSUB);
+		fake_relay_init(&g->relay[c], g->buf[c], SUBBUF, NSUB, c,
+				overwrite, 5);
+		/* distinct timestamps per CPU, interleaving */
+		g->relay[c].ts += (uint64_t)c * 333;
+		subbuf_reader_init(&g->reader[c], g->buf[c], &geom, c);
+		subbuf_reader_sync(&g->reader[c], true, 0);
+		collect_init(&g->tee[c].col);
+		g->tee[c].rec = g->rec;
+		g->tee[c].reader = &g->reader[c];
+		recorder_track_cpu(g->rec, c, 0, g->reader[c].dropped, true);
+	}
+}
+
+static int give(void *ctx, uint64_t n)
+{
+	return fake_relay_consume(ctx, n);
+}
+
+static void rig_drain(struct rig *g, int c)
+{
+	struct subbuf_sink sink = {
+		.stage = tee_stage, .settle = tee_settle,
+		.restart = tee_restart, .ctx = &g->tee[c],
+	};
+	unsigned int fl;
+
+	do
+		fl = subbuf_reader_read(&g->reader[c], &sink);
+	while (fl & SUBBUF_MORE);
+	recorder_note_lost(g->rec, c, g->reader[c].lost);
+	subbuf_reader_handback(&g->reader[c], give, &g->relay[c]);
+}
+
+static void rig_finish(struct rig *g)
+{
+	int err = recorder_finish(g->rec);
+
+	check_int(err, ==, 0);
+	recorder_free(g->rec);
+	for (int c = 0; c < NCPU; c++) {
+		collect_free(&g->tee[c].col);
+		free(g->buf[c]);
+	}
+}
+
+/* Read a whole recording: per-CPU totals of each item kind. */
+struct readback {
+	int open_rc;
+	char error[256];
+	uint64_t records[NCPU];
+	uint64_t dropped[NCPU];
+	uint64_t lost[NCPU];
+	uint64_t restarts[NCPU];
+	uint64_t last_id[NCPU];
+	uint64_t gaps[NCPU];	/* ids missing before a record */
+	uint64_t gap_items[NCPU];	/* DROPPED+LOST counted before it */
+	bool ids_match_gaps;
+	bool ts_sorted;
+	bool cpu_field_ok;
+	struct record_stream s;
+};
+
+static void read_back(const char *name, struct readback *rb)
+{
+	struct record_item it;
+	uint64_t last_ts = 0, pending[NCPU] = { 0 };
+	int n;
+
+	memset(rb, 0, sizeof(*rb));
+	rb->ids_match_gaps = rb->ts_sorted = rb->cpu_field_ok = true;
+	rb->open_rc = record_stream_open(&rb->s, tmp_path(name));
+	if (rb->open_rc) {
+		snprintf(rb->error, sizeof(rb->error), "%s", rb->s.error);
+		record_stream_close(&rb->s);
+		return;
+	}
+	while ((n = record_stream_next(&rb->s, &it)) > 0) {
+		unsigned int c = it.cpu;
+
+		if (c >= NCPU)
+			continue;
+		switch (it.kind) {
+		case ITEM_RECORD: {
+			uint64_t id = (uint64_t)it.rec->pid;
+
+			rb->records[c]++;
+			if (it.rec->cpu != c)
+				rb->cpu_field_ok = false;
+			if (it.ts < last_ts)
+				rb->ts_sorted = false;
+			last_ts = it.ts;
+			if (rb->last_id[c] && id - rb->last_id[c] - 1 != pending[c])
+				rb->ids_match_gaps = false;
+			pending[c] = 0;
+			rb->last_id[c] = id;
+			break;
+		}
+		case ITEM_DROPPED:
+			rb->dropped[c] += it.count;
+			pending[c] += it.count;
+			break;
+		case ITEM_LOST:
+			rb->lost[c] += it.count;
+			pending[c] += it.count;
+			break;
+		case ITEM_RESTART:
+			rb->restarts[c]++;
+			break;
+		default:
+			break;
+		}
+	}
+	snprintf(rb->error, sizeof(rb->error), "%s", rb->s.error);
+}
+
+static void test_round_trip(void)
+{
+	struct rig g;
+	struct readback rb;
+
+	rig_setup(&g, "plain.rec", false);
+	for (int round = 0; round < 20; round++)
+		for (int c = 0; c < NCPU; c++) {
+			fake_relay_events(&g.relay[c], 3 + (round * 7 + c) % 10);
+			rig_drain(&g, c);
+		}
+	rig_finish(&g);
+	read_back("plain.rec", &rb);
+	check_int(rb.open_rc, ==, 0);
+	check_str(rb.error, "");
+	check(rb.s.ended);
+	for (int c = 0; c < NCPU; c++) {
+		check_uint(rb.records[c], ==, g.relay[c].events);
+		check_uint(rb.records[c], ==, rb.s.summary[c].records);
+		check_uint(rb.dropped[c], ==, 0);
+		check_uint(rb.lost[c], ==, 0);
+		check(rb.s.summary[c].ended);
+	}
+	check(rb.ts_sorted);
+	check(rb.cpu_field_ok);
+	check(rb.ids_match_gaps);
+	check_uint(rb.s.hdr.nr_cpus, ==, NCPU);
+	check_uint(rb.s.hdr.subbuf_size, ==, SUBBUF);
+	check_uint(rb.s.hdr.n_subbufs, ==, NSUB);
+	check_uint(rb.s.hdr.generation, ==, 5);
+	check_uint(rb.s.hdr.record_size, ==, 64);
+	check_str(rb.s.hdr.channel, "/fake/channel");
+	record_stream_close(&rb.s);
+}
+
+static void test_bytes_identical(void)
+{
+	struct rig g;
+	struct record_stream s;
+	struct record_item it;
+	struct sched_relay_record expect[40];
+	int n = 0, same = 0, rc;
+
+	rig_setup(&g, "bytes.rec", false);
+	fake_relay_events(&g.relay[1], 20);
+	/* what the producer wrote, straight from its buffer */
+	memcpy(expect, g.buf[1] + 64, CAP * 64);
+	memcpy(expect + CAP, g.buf[1] + SUBBUF + 64, CAP * 64);
+	memcpy(expect + 2 * CAP, g.buf[1] + 2 * SUBBUF + 64, 6 * 64);
+	rig_drain(&g, 1);
+	rig_finish(&g);
+	rc = record_stream_open(&s, tmp_path("bytes.rec"));
+	check_int(rc, ==, 0);
+	while (record_stream_next(&s, &it) > 0)
+		if (it.kind == ITEM_RECORD && it.cpu == 1 && n < 20)
+			same += !memcmp(it.rec, &expect[n++], 64);
+	check_int(n, ==, 20);
+	check_int(same, ==, 20);
+	record_stream_close(&s);
+}
+
+static void test_drops_where_they_happened(void)
+{
+	struct rig g;
+	struct readback rb;
+
+	rig_setup(&g, "drops.rec", false);
+	fake_relay_events(&g.relay[0], NSUB * CAP + 10);	/* 10 dropped */
+	rig_drain(&g, 0);
+	fake_relay_events(&g.relay[0], 5);
+	rig_drain(&g, 0);
+	/* fill the rest of the buffer, then 3 more drop, at the end */
+	fake_relay_events(&g.relay[0], (CAP - 5) + (NSUB - 1) * CAP + 3);
+	rig_drain(&g, 0);
+	check_uint(g.relay[0].full, ==, 13);
+	/* the last 3 are in no header yet: the stats file says so */
+	recorder_note_dropped(g.rec, 0, g.relay[0].full);
+	rig_finish(&g);
+	read_back("drops.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.records[0], ==, g.relay[0].events);
+	check_uint(rb.dropped[0], ==, 13);
+	check_uint(rb.s.summary[0].dropped, ==, 13);
+	check(rb.s.summary[0].drops_from_stats);
+	check(rb.ids_match_gaps);	/* the 10 sit exactly in the gap */
+	check_uint(rb.lost[0], ==, 0);
+	record_stream_close(&rb.s);
+}
+
+static void test_losses_where_they_happened(void)
+{
+	struct rig g;
+	struct readback rb;
+	uint64_t lost;
+
+	rig_setup(&g, "lost.rec", true);
+	for (int i = 0; i < 30; i++) {
+		fake_relay_events(&g.relay[2], (uint64_t)(i % 3 ? 5 : 3 * NSUB * CAP));
+		rig_drain(&g, 2);
+	}
+	lost = g.reader[2].lost;
+	check_uint(lost, >, 0);
+	rig_finish(&g);
+	read_back("lost.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.lost[2], ==, lost);
+	check_uint(rb.s.summary[2].lost, ==, lost);
+	check_uint(rb.records[2] + rb.lost[2], ==, g.relay[2].events);
+	check(rb.ids_match_gaps);
+	check_uint(rb.dropped[2], ==, 0);
+	record_stream_close(&rb.s);
+}
+
+static void overrun(void *arg)
+{
+	struct rig *g = arg;
+
+	g->tee[0].col.on_stage = NULL;
+	fake_relay_events(&g->relay[0], 2 * NSUB * CAP);
+}
+
+static void test_torn_not_written(void)
+{
+	struct rig g;
+	struct readback rb;
+
+	rig_setup(&g, "torn.rec", true);
+	fake_relay_events(&g.relay[0], 4);
+	g.tee[0].col.on_stage = overrun;
+	g.tee[0].col.on_stage_arg = &g;
+	rig_drain(&g, 0);
+	check_uint(g.reader[0].torn, ==, 1);
+	rig_finish(&g);
+	read_back("torn.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.records[0], ==, g.tee[0].col.delivered);
+	check_uint(rb.records[0] + rb.lost[0], ==, g.relay[0].events);
+	check(rb.ids_match_gaps);
+	record_stream_close(&rb.s);
+}
+
+static void test_reset_marked(void)
+{
+	struct rig g;
+	struct readback rb;
+
+	rig_setup(&g, "reset.rec", false);
+	fake_relay_events(&g.relay[1], 10);
+	rig_drain(&g, 1);
+	fake_relay_reset(&g.relay[1], 6);
+	fake_relay_events(&g.relay[1], NSUB * CAP + 4);	/* 4 dropped */
+	rig_drain(&g, 1);
+	fake_relay_events(&g.relay[1], 1);
+	rig_drain(&g, 1);
+	rig_finish(&g);
+	read_back("reset.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.restarts[1], ==, 1);
+	check_uint(rb.records[1], ==, 10 + NSUB * CAP + 1);
+	check_uint(rb.dropped[1], ==, 4);
+	record_stream_close(&rb.s);
+}
+
+/* ---- bad files ---- */
+
+static size_t slurp(const char *name, unsigned char **data)
+{
+	int fd = open(tmp_path(name), O_RDONLY);
+	struct stat st;
+
+	fstat(fd, &st);
+	*data = malloc((size_t)st.st_size + 1);
+	if (read(fd, *data, (size_t)st.st_size) != st.st_size)
+		exit(2);
+	close(fd);
+	return (size_t)st.st_size;
+}
+
+static void spit(const char *name, const unsigned char *data, size_t len)
+{
+	int fd = open(tmp_path(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (write(fd, data, len) != (ssize_t)len)
+		exit(2);
+	close(fd);
+}
+
+/* A damaged file either fails to open with a message, or reads a prefix
+ * and then says what is wrong.  Returns the error text. */
+static const char *damaged(const char *name, struct readback *rb)
+{
+	read_back(name, rb);
+	if (!rb->open_rc)
+		record_stream_close(&rb->s);
+	return rb->error;
+}
+
+/* The error names the problem (and shows itself when it does not). */
+static void expect_error(const char *err, const char *needle)
+{
+	if (!check(strstr(err, needle) != NULL))
+		test_msg("error: \"%s\", expected \"%s\" in it", err, needle);
+}
+
+static void test_not_a_recording(void)
+{
+	struct readback rb;
+
+	spit("empty.rec", (const unsigned char *)"", 0);
+	expect_error(damaged("empty.rec", &rb), "not a relaytop recording");
+	check_int(rb.open_rc, ==, -1);
+	spit("text.rec", (const unsigned char *)"hello world\n", 12);
+	expect_error(damaged("text.rec", &rb), "not a relaytop recording");
+	check_int(rb.open_rc, ==, -1);
+	read_back("does-not-exist.rec", &rb);
+	expect_error(rb.error, "No such file or directory");
+}
+
+static void test_truncated_everywhere(void)
+{
+	unsigned char *data;
+	size_t len = slurp("plain.rec", &data);
+	int clear = 0, prefix_ok = 0, total = 0;
+	struct readback full;
+
+	read_back("plain.rec", &full);
+	record_stream_close(&full.s);
+	for (size_t cut = 0; cut < len; cut += (cut < 300 ? 1 : 61)) {
+		struct readback rb;
+		const char *err;
+
+		spit("cut.rec", data, cut);
+		err = damaged("cut.rec", &rb);
+		total++;
+		clear += strstr(err, "truncated") || strstr(err, "not a relaytop");
+		prefix_ok += rb.records[0] <= full.records[0] &&
+			     rb.records[1] <= full.records[1];
+	}
+	check_int(clear, ==, total);
+	check_int(prefix_ok, ==, total);
+	free(data);
+}
+
+static void test_corrupted_bytes(void)
+{
+	unsigned char *data;
+	size_t len = slurp("plain.rec", &data);
+	int caught = 0, total = 0;
+
+	for (size_t at = 0; at < len; at += 37) {
+		struct readback rb;
+		const char *err;
+
+		data[at] ^= 0x5a;
+		spit("bad.rec", data, len);
+		data[at] ^= 0x5a;
+		err = damaged("bad.rec", &rb);
+		total++;
+		caught += strstr(err, "corrupt") || strstr(err, "CRC") ||
+			  strstr(err, "not a relaytop") ||
+			  strstr(err, "truncated") || strstr(err, "newer") ||
+			  strstr(err, "byte order");
+	}
+	check_int(caught, ==, total);
+	free(data);
+}
+
+static void refresh_crc(unsigned char *data)
+{
+	struct record_file_header h;
+
+	memcpy(&h, data, sizeof(h));
+	h.crc = crc32_update(0, &h, offsetof(struct record_file_header, crc));
+	memcpy(data, &h, sizeof(h));
+}
+
+static void test_newer_version(void)
+{
+	unsigned char *data;
+	size_t len = slurp("plain.rec", &data);
+	struct record_file_header *h = (void *)data;
+	struct readback rb;
+
+	h->version = RECORD_VERSION + 1;
+	refresh_crc(data);
+	spit("v2.rec", data, len);
+	expect_error(damaged("v2.rec", &rb), "version 2 is newer");
+	check_int(rb.open_rc, ==, -1);
+	h->version = RECORD_VERSION;
+	h->byte_order = 0x04030201;
+	refresh_crc(data);
+	spit("be.rec", data, len);
+	expect_error(damaged("be.rec", &rb), "byte order");
+	h->byte_order = RECORD_BYTE_ORDER;
+	h->record_size = 128;
+	refresh_crc(data);
+	spit("rs.rec", data, len);
+	expect_error(damaged("rs.rec", &rb), "128 bytes");
+	free(data);
+}
+
+static void test_data_after_end(void)
+{
+	unsigned char *data;
+	size_t len = slurp("plain.rec", &data);
+	unsigned char *twice = malloc(2 * len);
+	struct readback rb;
+
+	memcpy(twice, data, len);
+	memcpy(twice + len, data + 128, len - 128);
+	spit("twice.rec", twice, 2 * len - 128);
+	expect_error(damaged("twice.rec", &rb), "after the end block");
+	free(twice);
+	free(data);
+}
+
+static void test_write_error_reported(void)
+{
+	struct record_meta meta = { .nr_cpus = 1, .geom = { SUBBUF, NSUB } };
+	struct recorder *rec;
+	struct subbuf_chunk chunk = { 0 };
+	struct sched_relay_record r[4] = { 0 };
+	int err;
+
+	errno = 0;
+	rec = recorder_create("/nonexistent-dir/x.rec", &meta);
+	check(rec == NULL);
+	check_int(errno, ==, ENOENT);
+	if (access("/dev/full", W_OK))
+		return;
+	rec = recorder_create("/dev/full", &meta);
+	check(rec != NULL);
+	chunk.nrec = 4;
+	chunk.recs = r;
+	recorder_track_cpu(rec, 0, 0, 0, true);
+	recorder_stage(rec, &chunk);
+	recorder_settle(rec, true);
+	err = recorder_finish(rec);
+	check_int(err, ==, -ENOSPC);
+	recorder_free(rec);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir))
+		return 2;
+	TEST(test_round_trip(), "written records read back, per CPU and merged by time");
+	TEST(test_bytes_identical(), "records in the file are the producer's bytes");
+	TEST(test_drops_where_they_happened(), "producer drops sit where they happened, final count from stats");
+	TEST(test_losses_where_they_happened(), "relaytop's losses sit where they happened, exactly");
+	TEST(test_torn_not_written(), "torn records never reach the file");
+	TEST(test_reset_marked(), "a reset is marked and drops count on from zero");
+	TEST(test_not_a_recording(), "not a recording: a clear error");
+	TEST(test_truncated_everywhere(), "truncated at any length: a clear error, a valid prefix");
+	TEST(test_corrupted_bytes(), "a corrupted byte anywhere is caught");
+	TEST(test_newer_version(), "newer version, other byte order, other record size: refused");
+	TEST(test_data_after_end(), "data after the end block is refused");
+	TEST(test_write_error_reported(), "write errors (ENOENT, ENOSPC) are reported");
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			test_msg("could not remove %s", tmpdir);
+	}
+	return test_done();
+}
