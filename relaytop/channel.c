@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * channel.c - finding, mapping and handing back a channel's buffers, and
+ * the SIGBUS guard for when they go away (see channel.h).
+ */
+#include "channel.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+sigjmp_buf channel_bus_jmp;
+volatile sig_atomic_t channel_bus_armed;
+
+static void on_sigbus(int sig)
+{
+	if (channel_bus_armed) {
+		channel_bus_armed = 0;
+		siglongjmp(channel_bus_jmp, 1);
+	}
+	signal(sig, SIG_DFL);	/* not ours: die of it as usual */
+	raise(sig);
+}
+
+void channel_install_sigbus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_NODEFER;	/* siglongjmp restores the mask */
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* "cpu12" -> 12; -1 for anything else. */
+static int cpu_number(const char *name)
+{
+	unsigned int cpu;
+
+	if (strncmp(name, "cpu", 3) || parse_uint(name + 3, 65535, &cpu))
+		return -1;
+	if (name[3] == '0' && name[4])	/* "cpu01" is not a buffer */
+		return -1;
+	return (int)cpu;
+}
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct channel_cpu *x = a, *y = b;
+
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static int find_buffers(struct channel *ch, char *err, size_t errlen)
+{
+	DIR *d = opendir(ch->dir);
+	struct dirent *e;
+	unsigned int cap = 0;
+
+	if (!d) {
+		int e2 = errno;
+
+		snprintf(err, errlen, "%s: %s", ch->dir, strerror(e2));
+		return -e2;
+	}
+	while ((e = readdir(d))) {
+		int cpu = cpu_number(e->d_name);
+
+		if (cpu < 0)
+			continue;
+		if (ch->n == cap) {
+			cap = cap ? 2 * cap : 16;
+			ch->cpus = realloc(ch->cpus, cap * sizeof(*ch->cpus));
+			if (!ch->cpus)
+				fatal("out of memory");
+		}
+		memset(&ch->cpus[ch->n], 0, sizeof(ch->cpus[0]));
+		ch->cpus[ch->n].cpu = (unsigned int)cpu;
+		ch->cpus[ch->n].fd = -1;
+		ch->n++;
+		if ((unsigned int)cpu + 1 > ch->max_cpu)
+			ch->max_cpu = (unsigned int)cpu + 1;
+	}
+	closedir(d);
+	if (!ch->n) {
+		snprintf(err, errlen, "%s: no cpuN buffer files", ch->dir);
+		return -ENOENT;
+	}
+	qsort(ch->cpus, ch->n, sizeof(ch->cpus[0]), by_cpu);
+	return 0;
+}
+
+static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
+		      size_t errlen)
+{
+	char path[4096];
+	int e;
+
+	snprintf(path, sizeof(path), "%s/cpu%u", ch->dir, cc->cpu);
+	cc->fd = open(path, O_RDWR | O_CLOEXEC);
+	cc->writable = cc->fd >= 0;
+	if (cc->fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+		cc->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (cc->fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "%s: %s%s", path, strerror(e),
+			 e == EACCES ? " (the buffers are root's: run as root)"
+				     : "");
+		return -e;
+	}
+	if (!cc->writable)
+		ch->read_only = true;
+	cc->map_len = (size_t)subbuf_buffer_size(&ch->geom);
+	cc->map = mmap(NULL, cc->map_len, PROT_READ, MAP_SHARED, cc->fd, 0);
+	if (cc->map == MAP_FAILED) {
+		e = errno;
+		cc->map = NULL;
+		snprintf(err, errlen, "mmap of %s (%zu bytes): %s", path,
+			 cc->map_len, strerror(e));
+		return -e;
+	}
+	subbuf_reader_init(&cc->reader, cc->map, &ch->geom, cc->cpu);
+	return 0;
+}
+
+int channel_open(struct channel *ch, const char *dir,
+		 const struct subbuf_geometry *geom, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->dir = xstrdup(dir);
+	ch->geom = *geom;
+	if (subbuf_geometry_check(geom)) {
+		snprintf(err, errlen, "%s: unusable geometry %" PRIu32 " x %"
+			 PRIu32 " bytes", dir, geom->n_subbufs,
+			 geom->subbuf_size);
+		channel_close(ch);
+		return -EINVAL;
+	}
+	ret = find_buffers(ch, err, errlen);
+	for (unsigned int i = 0; !ret && i < ch->n; i++)
+		ret = map_buffer(ch, &ch->cpus[i], err, errlen);
+	if (ret)
+		channel_close(ch);
+	return ret;
+}
+
+void channel_close(struct channel *ch)
+{
+	for (unsigned int i = 0; i < ch->n; i++) {
+		struct channel_cpu *cc = &ch->cpus[i];
+
+		if (cc->map)
+			munmap(cc->map, cc->map_len);
+		if (cc->fd >= 0)
+			close(cc->fd);
+	}
+	free(ch->cpus);
+	free(ch->dir);
+	memset(ch, 0, sizeof(*ch));
+}
+
+struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < ch->n; i++)
+		if (ch->cpus[i].cpu == cpu)
+			return &ch->cpus[i];
+	return NULL;
+}
+
+int channel_give_back(void *arg, uint64_t n)
+{
+	struct channel_cpu *cc = arg;
+	char text[32];
+	int len = snprintf(text, sizeof(text), "%" PRIu64 "\n", n);
+	ssize_t w;
+
+	if (!cc->writable)
+		return -EBADF;
+	do
+		w = write(cc->fd, text, (size_t)len);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		return -errno;
+	return w == len ? 0 : -EIO;
+}
+
+unsigned int channel_pollfds(const struct channel *ch, struct pollfd *pfd,
+			     unsigned int *map, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ch->n && n < max; i++) {
+		if (ch->cpus[i].idle)
+			continue;
+		pfd[n].fd = ch->cpus[i].fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		map[n] = i;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * channel.h - a sysfs relay channel's per-CPU buffer files: finding them,
+ * mapping them read-only, handing consumed sub-buffers back, and surviving
+ * their removal.
+ *
+ * When the producer re-creates its channel (new geometry) or is unloaded,
+ * kernfs removes the buffer files and zaps every mapping of them: the next
+ * access of the mapping raises SIGBUS.  Code that touches a mapping runs
+ * with channel_bus_armed set after a sigsetjmp(channel_bus_jmp, 1) in its
+ * own frame; the SIGBUS handler then jumps back there and the caller
+ * treats the channel as gone.  A SIGBUS outside such a section is fatal
+ * as usual.
+ */
+#ifndef RELAYTOP_CHANNEL_H
+#define RELAYTOP_CHANNEL_H
+
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "subbuf.h"
+
+struct channel_cpu {
+	unsigned int cpu;
+	int fd;
+	void *map;
+	size_t map_len;
+	bool writable;		/* hand-back possible */
+	bool idle;		/* woke us without news: not polled till the tick */
+	uint64_t lost_seen;	/* reader->lost already accounted for */
+	struct subbuf_reader reader;
+};
+
+struct channel {
+	char *dir;
+	struct subbuf_geometry geom;
+	unsigned int n;		/* buffers (entries in cpus[]) */
+	struct channel_cpu *cpus;	/* in CPU order */
+	unsigned int max_cpu;	/* highest CPU number + 1 */
+	bool read_only;		/* a buffer could not be opened for writing */
+};
+
+/* Set by channel_install_sigbus(); see above. */
+extern sigjmp_buf channel_bus_jmp;
+extern volatile sig_atomic_t channel_bus_armed;
+void channel_install_sigbus(void);
+
+/*
+ * Find dir's cpuN files, open and map each (subbuf_size * n_subbufs bytes
+ * of geom).  Returns 0, or -errno with err naming the file and the
+ * problem.  Readers are set up but not synced.
+ */
+int channel_open(struct channel *ch, const char *dir,
+		 const struct subbuf_geometry *geom, char *err, size_t errlen);
+void channel_close(struct channel *ch);
+
+/* The buffer of cpu, or NULL. */
+struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu);
+
+/* Tell the kernel n more sub-buffers of cc were consumed ("n\n"). */
+int channel_give_back(void *cc, uint64_t n);
+
+/* pollfds (POLLIN) for the buffers not marked idle; returns how many and
+ * fills map[] with the index in cpus[] of each. */
+unsigned int channel_pollfds(const struct channel *ch, struct pollfd *pfd,
+			     unsigned int *map, unsigned int max);
+
+#endif /* RELAYTOP_CHANNEL_H */

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-control.c - pins relaytop/control.c on a fake channel directory: the
+ * attributes are read and parsed (geometry, mode, enabled, events,
+ * generation), read again from offset 0 after they change, and what
+ * changed is reported; a missing geometry attribute, a garbled value or a
+ * removed directory each give their own error; writes put exactly what
+ * the ABI takes into reset, events, overwrite and enabled; the stats file
+ * parses, and a malformed one is refused.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "fake-channel.h"
+#include "test-lib.h"
+
+static void test_read(void)
+{
+	struct fake_channel fc;
+	struct control c;
+	struct control_state st;
+	enum control_attr bad = CTL_NR;
+	struct pollfd pfd[CTL_NR];
+	int err;
+
+	if (!check(fake_channel_create(&fc, 2, 4096, 8, false)))
+		return;
+	err = control_open(&c, fc.dir);
+	check_int(err, ==, 0);
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, 0);
+	check_uint(st.geom.subbuf_size, ==, 4096);
+	check_uint(st.geom.n_subbufs, ==, 8);
+	check_uint(st.generation, ==, 1);
+	check(!st.overwrite);
+	check(st.enabled);
+	check_uint(st.events, ==, SCHED_RELAY_ALL_EVENTS);
+	for (int i = 0; i < CTL_NR; i++)
+		check(st.have[i]);
+	check_uint(control_pollfds(&c, pfd, CTL_NR), ==, CTL_NR);
+	check_int(pfd[0].events, ==, POLLPRI);
+
+	/* a change from another process, read again from offset 0 */
+	fc.events = 1u << SCHED_RELAY_SWITCH;
+	fc.generation = 2;
+	fc.overwrite = true;
+	fake_channel_sync_files(&fc);
+	{
+		struct control_state now;
+		unsigned int diff;
+
+		err = control_read(&c, &now, &bad);
+		check_int(err, ==, 0);
+		diff = control_diff(&st, &now);
+		check_uint(diff, ==, (1u << CTL_EVENTS) | (1u << CTL_GENERATION) |
+			   (1u << CTL_OVERWRITE));
+		check_uint(now.events, ==, 1);
+		check(now.overwrite);
+	}
+	control_close(&c);
+	fake_channel_destroy(&fc);
+}
+
+static void put(struct fake_channel *fc, const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fc->dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bad_attributes(void)
+{
+	struct fake_channel fc;
+	struct control c;
+	struct control_state st;
+	enum control_attr bad = CTL_NR;
+	char path[128];
+	int err;
+
+	if (!check(fake_channel_create(&fc, 1, 4096, 8, false)))
+		return;
+	control_open(&c, fc.dir);
+	put(&fc, "overwrite", "2\n");
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, -EINVAL);
+	check_int(bad, ==, CTL_OVERWRITE);
+	fake_channel_sync_files(&fc);
+	put(&fc, "events", "switch bogus\n");
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, -EINVAL);
+	check_int(bad, ==, CTL_EVENTS);
+	fake_channel_sync_files(&fc);
+	put(&fc, "subbuf_size", "-4096\n");
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, -EINVAL);
+	check_int(bad, ==, CTL_SUBBUF_SIZE);
+	control_close(&c);
+	fake_channel_sync_files(&fc);
+	/* no n_subbufs: a channel relaytop cannot map */
+	snprintf(path, sizeof(path), "%s/n_subbufs", fc.dir);
+	unlink(path);
+	control_open(&c, fc.dir);
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, -ENOENT);
+	check_int(bad, ==, CTL_N_SUBBUFS);
+	control_close(&c);
+	/* optional attributes may be missing */
+	fake_channel_sync_files(&fc);
+	snprintf(path, sizeof(path), "%s/enabled", fc.dir);
+	unlink(path);
+	control_open(&c, fc.dir);
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, 0);
+	check(!st.have[CTL_ENABLED]);
+	control_close(&c);
+	fake_channel_destroy(&fc);
+	err = control_open(&c, "/nonexistent/channel");
+	check_int(err, ==, -ENOENT);
+}
+
+/* What a write left at the start of a regular file (sysfs has no rest). */
+static const char *written(struct fake_channel *fc, const char *name)
+{
+	static char line[256];
+	const char *text = fake_channel_read(fc, name);
+	size_t len = strcspn(text, "\n");
+
+	snprintf(line, sizeof(line), "%.*s\n", (int)len, text);
+	return line;
+}
+
+static void test_writes(void)
+{
+	struct fake_channel fc;
+	struct control c;
+	int err;
+
+	if (!check(fake_channel_create(&fc, 1, 4096, 8, false)))
+		return;
+	control_open(&c, fc.dir);
+	err = control_reset(&c);
+	check_int(err, ==, 0);
+	check_str(written(&fc, "reset"), "1\n");
+	err = control_set_events(&c, 0x3d);
+	check_int(err, ==, 0);
+	check_str(written(&fc, "events"), "0x3d\n");
+	err = control_set_overwrite(&c, true);
+	check_int(err, ==, 0);
+	check_str(written(&fc, "overwrite"), "1\n");
+	err = control_set_enabled(&c, false);
+	check_int(err, ==, 0);
+	check_str(written(&fc, "enabled"), "0\n");
+	err = control_write(&c, "no-such-attribute", "1\n");
+	check_int(err, ==, -ENOENT);
+	control_close(&c);
+	fake_channel_destroy(&fc);
+}
+
+static void test_stats_file(void)
+{
+	struct control_cpu_stats cs[4];
+	int n;
+
+	n = control_parse_stats("cpu produced dropped subbufs_produced "
+				"subbufs_consumed fill_bytes\n"
+				"0 100 5 3 2 4160\n"
+				"3 7 0 0 0 512\n", cs, 4);
+	check_int(n, ==, 2);
+	check_uint(cs[0].cpu, ==, 0);
+	check_uint(cs[0].produced, ==, 100);
+	check_uint(cs[0].dropped, ==, 5);
+	check_uint(cs[0].subbufs_produced, ==, 3);
+	check_uint(cs[0].subbufs_consumed, ==, 2);
+	check_uint(cs[0].fill_bytes, ==, 4160);
+	check_uint(cs[1].cpu, ==, 3);
+	n = control_parse_stats("cpu produced dropped subbufs_produced "
+				"subbufs_consumed fill_bytes\n", cs, 4);
+	check_int(n, ==, 0);
+	n = control_parse_stats("0 100 5 3 2 4160\n", cs, 4);
+	check_int(n, ==, -EINVAL);	/* no header line */
+	n = control_parse_stats("cpu x\n0 100 5 3\n", cs, 4);
+	check_int(n, ==, -EINVAL);	/* short line */
+	n = control_parse_stats("cpu x\n0 100 5 3 2 1 9\n", cs, 4);
+	check_int(n, ==, -EINVAL);	/* long line */
+	n = control_parse_stats("cpu x\n0 1 1 1 1 1\n1 1 1 1 1 1\n2 1 1 1 1 1\n",
+				cs, 2);
+	check_int(n, ==, 2);		/* cut at max */
+}
+
+int main(void)
+{
+	TEST(test_read(), "attributes are read, re-read after a change, and diffed");
+	TEST(test_bad_attributes(), "bad or missing attributes are named");
+	TEST(test_writes(), "writes put what the ABI takes into the attributes");
+	TEST(test_stats_file(), "the stats file parses; malformed is refused");
+	return test_done();
+}
