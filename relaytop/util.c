@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -298,6 +299,18 @@ void fmt_count(char *buf, size_t size, double value, bool iec)
 		snprintf(buf, size, "%.1f%c", value, units[unit]);
 	else
 		snprintf(buf, size, "%.0f%c", value, units[unit]);
+}
+
+void fmt_size(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes && bytes % (1u << 30) == 0)
+		snprintf(buf, size, "%" PRIu64 " GiB", bytes >> 30);
+	else if (bytes && bytes % (1u << 20) == 0)
+		snprintf(buf, size, "%" PRIu64 " MiB", bytes >> 20);
+	else if (bytes && bytes % 1024 == 0)
+		snprintf(buf, size, "%" PRIu64 " KiB", bytes >> 10);
+	else
+		snprintf(buf, size, "%" PRIu64 " bytes", bytes);
 }
 
 void fmt_elapsed(char *buf, size_t size, double seconds)

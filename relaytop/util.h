@@ -72,6 +72,8 @@ uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
  * ... (powers of 1000 for counts, of 1024 with iec for bytes).
  */
 void fmt_count(char *buf, size_t size, double value, bool iec);
+/* A size in bytes, exact: "64 KiB", "4 MiB", "1000 bytes". */
+void fmt_size(char *buf, size_t size, uint64_t bytes);
 /* Seconds as H:MM:SS (or M:SS under an hour). */
 void fmt_elapsed(char *buf, size_t size, double seconds);
 

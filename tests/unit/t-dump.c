@@ -136,13 +136,26 @@ static void make_recording(const char *path)
 	recorder_free(rec_);
 }
 
+static char errors[1024];	/* what the last dump said on stderr */
+
 static char *dump_to_string(const char *path, int *status)
 {
-	char *text = NULL;
+	char *text = NULL, tmp[] = "/tmp/t-dump-err.XXXXXX";
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
+	int fd = mkstemp(tmp), saved = dup(STDERR_FILENO);
+	ssize_t n;
 
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
 	*status = dump_recording(path, out);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, errors, sizeof(errors) - 1, 0);
+	errors[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(tmp);
 	fclose(out);
 	return text;
 }
@@ -202,11 +215,15 @@ static void test_dump_bad_file(void)
 	text = dump_to_string(path, &status);
 	check_int(status, ==, 1);
 	check(strstr(text, "sched_switch") != NULL);	/* the valid part */
+	check(strstr(errors, "relaytop: ") == errors);
+	check(strstr(errors, ": truncated at byte ") != NULL);
 	free(text);
 	if (truncate(path, 10))
 		return;
 	text = dump_to_string(path, &status);
 	check_int(status, ==, 1);
+	check(strstr(errors, "truncated: the file header is 10 of 128 bytes")
+	      != NULL);
 	free(text);
 	unlink(path);
 }

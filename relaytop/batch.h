@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * batch.h - plain-text output for scripts (relaytop -b) and the closing
+ * summary of a recording.
+ */
+#ifndef RELAYTOP_BATCH_H
+#define RELAYTOP_BATCH_H
+
+#include <stdio.h>
+
+#include "record.h"
+#include "view.h"
+
+/*
+ * One block per interval: a '#' line with the time and the channel's
+ * state, a column header, one line per CPU, an "all" line, a blank line.
+ */
+void batch_print(FILE *out, const struct view *v);
+
+/* Per-CPU records, drops and losses of a finished recording. */
+void batch_print_record_summary(FILE *out, const struct recorder *rec);
+
+#endif /* RELAYTOP_BATCH_H */

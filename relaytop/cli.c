@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cli.c - the command line (see cli.h and relaytop.1). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <string.h>
+
+#include "record.h"
+#include "sched_relay.h"
+#include "util.h"
+
+static const char *const usage[] = {
+	"Usage: relaytop [OPTION]...",
+	"       relaytop --record FILE [OPTION]...",
+	"       relaytop --dump FILE",
+	"       relaytop --replay FILE [OPTION]...",
+	"Show the per-CPU event and drop rates of a sched_relay channel live,",
+	"record its events to a file, or print and replay a recording.",
+	"",
+	"  -c, --channel DIR     the channel's sysfs directory",
+	"                        (default " RELAYTOP_DEFAULT_CHANNEL ")",
+	"  -d, --delay SECS      refresh interval, fractions allowed (default 1)",
+	"  -n, --iterations N    stop after N intervals",
+	"  -t, --time SECS       stop after SECS seconds",
+	"  -b, --batch           no screen: print a block of per-CPU lines",
+	"                        every interval (for scripts)",
+	"      --record FILE     record every CPU's events into FILE; with a",
+	"                        terminal the screen stays live, else (or with",
+	"                        --no-ui) it records quietly; q, Ctrl-C, SIGTERM",
+	"                        or -t stop it, and it prints a per-CPU summary",
+	"      --no-ui           no screen while recording",
+	"      --dump FILE       print a recording, one event a line",
+	"      --replay FILE     show a recording on the live screen",
+	"  -h, --help            show this help and exit",
+	"  -V, --version         show the version and exit",
+	"",
+	"Keys: q quit, h or ? help, p or space pause, r reset the channel,",
+	"+ and - refresh interval, s sort, e toggle an event type, o toggle",
+	"overwrite mode.  See relaytop(1).",
+};
+
+void cli_usage(FILE *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(usage); i++)
+		fprintf(out, "%s\n", usage[i]);
+}
+
+void cli_version(FILE *out)
+{
+	fprintf(out, "relaytop %s (recording format %d, sched_relay records "
+		"version %d)\n", RELAYTOP_VERSION, RECORD_VERSION,
+		SCHED_RELAY_VERSION);
+}
+
+enum { OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI };
+
+static const struct option long_options[] = {
+	{ "channel", required_argument, NULL, 'c' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "time", required_argument, NULL, 't' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "no-ui", no_argument, NULL, OPT_NO_UI },
+	{ "dump", required_argument, NULL, OPT_DUMP },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int seconds(const char *opt, const char *arg, double min, double max,
+		   double *out, char *err, size_t errlen)
+{
+	int e = parse_seconds(arg, out);
+
+	if (!e && (*out < min || *out > max))
+		e = -ERANGE;
+	if (e == -EINVAL)
+		snprintf(err, errlen, "%s: '%s' is not a number of seconds",
+			 opt, arg);
+	else if (e)
+		snprintf(err, errlen, "%s: '%s' is out of range (%g to %g "
+			 "seconds)", opt, arg, min, max);
+	return e ? -1 : 0;
+}
+
+int cli_parse(int argc, char *const argv[], struct options *o, char *err,
+	      size_t errlen)
+{
+	int c, modes = 0;
+	uint64_t n;
+
+	memset(o, 0, sizeof(*o));
+	o->channel = RELAYTOP_DEFAULT_CHANNEL;
+	o->interval = 1.0;
+	err[0] = '\0';
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":c:d:n:t:bhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->channel = optarg;
+			break;
+		case 'd':
+			if (seconds("-d", optarg, 0.01, 3600, &o->interval,
+				    err, errlen))
+				return -1;
+			break;
+		case 't':
+			if (seconds("-t", optarg, 0.001, 1e7, &o->duration,
+				    err, errlen))
+				return -1;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &n) || n == 0 || n > ULONG_MAX) {
+				snprintf(err, errlen, "-n: '%s' is not a "
+					 "positive whole number", optarg);
+				return -1;
+			}
+			o->count = (unsigned long)n;
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case OPT_RECORD:
+			o->record = optarg;
+			modes++;
+			break;
+		case OPT_NO_UI:
+			o->no_ui = true;
+			break;
+		case OPT_DUMP:
+			o->dump = optarg;
+			modes++;
+			break;
+		case OPT_REPLAY:
+			o->replay = optarg;
+			modes++;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "%s needs an argument",
+				 argv[optind - 1]);
+			return -1;
+		default:
+			if (optopt)
+				snprintf(err, errlen, "unknown option -%c",
+					 optopt);
+			else
+				snprintf(err, errlen, "unknown option %s",
+					 argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (modes > 1) {
+		snprintf(err, errlen, "--record, --dump and --replay exclude "
+			 "each other");
+		return -1;
+	}
+	if (o->record && !o->record[0]) {
+		snprintf(err, errlen, "--record needs a file name");
+		return -1;
+	}
+	return 0;
+}

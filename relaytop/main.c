@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - relaytop: a live per-CPU viewer, recorder and player of a
+ * sched_relay channel (see relaytop.1).  This file only dispatches.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "replay.h"
+#include "session.h"
+#include "util.h"
+
+int main(int argc, char *argv[])
+{
+	struct options opt;
+	char err[256];
+
+	if (cli_parse(argc, argv, &opt, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", progname, err,
+			progname);
+		return 2;
+	}
+	if (opt.help) {
+		cli_usage(stdout);
+		return 0;
+	}
+	if (opt.version) {
+		cli_version(stdout);
+		return 0;
+	}
+	if (opt.dump)
+		return dump_recording(opt.dump, stdout);
+	if (opt.replay)
+		return replay_run(&opt);
+	return session_run(&opt);
+}

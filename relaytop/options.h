@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* options.h - what the command line asks for (filled by cli.c). */
+#ifndef RELAYTOP_OPTIONS_H
+#define RELAYTOP_OPTIONS_H
+
+#include <stdbool.h>
+
+#define RELAYTOP_DEFAULT_CHANNEL "/sys/kernel/sched_relay"
+
+struct options {
+	const char *channel;	/* -c DIR */
+	double interval;	/* -d SECS */
+	unsigned long count;	/* -n COUNT intervals, 0: no limit */
+	double duration;	/* -t SECS, 0: no limit */
+	bool batch;		/* -b */
+	bool no_ui;		/* --no-ui */
+	const char *record;	/* --record FILE */
+	const char *dump;	/* --dump FILE */
+	const char *replay;	/* --replay FILE */
+	bool help;
+	bool version;
+};
+
+#endif /* RELAYTOP_OPTIONS_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-cli.c - pins the command line (relaytop/cli.c): defaults; -d takes
+ * fractions and refuses junk, zero and huge values; -n takes a positive
+ * whole number; -t a duration; long options; --record/--dump/--replay
+ * exclude each other; unknown options, missing arguments and stray
+ * arguments are refused with a message naming them; the usage text
+ * mentions every option.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "test-lib.h"
+
+static int parse(struct options *o, char *err, const char *a1,
+		 const char *a2, const char *a3, const char *a4)
+{
+	char *argv[6] = { "relaytop", (char *)a1, (char *)a2, (char *)a3,
+			  (char *)a4, NULL };
+	int argc = 1;
+
+	while (argc < 5 && argv[argc])
+		argc++;
+	return cli_parse(argc, argv, o, err, 256);
+}
+
+static void test_defaults(void)
+{
+	struct options o;
+	char err[256];
+	int rc = parse(&o, err, NULL, NULL, NULL, NULL);
+
+	check_int(rc, ==, 0);
+	check_str(o.channel, "/sys/kernel/sched_relay");
+	check_int((int)o.interval, ==, 1);
+	check_uint(o.count, ==, 0);
+	check(!o.batch && !o.record && !o.dump && !o.replay && !o.no_ui);
+}
+
+static void test_values(void)
+{
+	struct options o;
+	char err[256];
+	int rc;
+
+	rc = parse(&o, err, "-d", "0.25", "-n", "3");
+	check_int(rc, ==, 0);
+	check_int((int)(o.interval * 100), ==, 25);
+	check_uint(o.count, ==, 3);
+	rc = parse(&o, err, "-b", "-c", "/tmp/x", "--no-ui");
+	check_int(rc, ==, 0);
+	check(o.batch && o.no_ui);
+	check_str(o.channel, "/tmp/x");
+	rc = parse(&o, err, "--record", "out.bin", "-t", "2.5");
+	check_int(rc, ==, 0);
+	check_str(o.record, "out.bin");
+	check_int((int)(o.duration * 10), ==, 25);
+	rc = parse(&o, err, "--delay=2", "--iterations=4", NULL, NULL);
+	check_int(rc, ==, 0);
+	check_int((int)o.interval, ==, 2);
+	check_uint(o.count, ==, 4);
+	rc = parse(&o, err, "--dump", "f.bin", NULL, NULL);
+	check_int(rc, ==, 0);
+	check_str(o.dump, "f.bin");
+	rc = parse(&o, err, "-V", NULL, NULL, NULL);
+	check(rc == 0 && o.version);
+	rc = parse(&o, err, "--help", NULL, NULL, NULL);
+	check(rc == 0 && o.help);
+}
+
+static void expect_error(const char *a1, const char *a2, const char *a3,
+			 const char *needle)
+{
+	struct options o;
+	char err[256];
+	int rc = parse(&o, err, a1, a2, a3, NULL);
+
+	check_int(rc, ==, -1);
+	if (!check(strstr(err, needle) != NULL))
+		test_msg("error: \"%s\", expected \"%s\" in it", err, needle);
+}
+
+static void test_errors(void)
+{
+	expect_error("-d", "abc", NULL, "-d: 'abc' is not a number of seconds");
+	expect_error("-d", "0", NULL, "-d: '0' is out of range");
+	expect_error("-d", "1e9", NULL, "out of range");
+	expect_error("-d", "-1", NULL, "not a number");
+	expect_error("-d", "1s", NULL, "not a number");
+	expect_error("-n", "0", NULL, "-n: '0' is not a positive whole number");
+	expect_error("-n", "2.5", NULL, "-n: '2.5'");
+	expect_error("-n", "-3", NULL, "-n: '-3'");
+	expect_error("-t", "soon", NULL, "-t: 'soon'");
+	expect_error("-x", NULL, NULL, "unknown option -x");
+	expect_error("--bogus", NULL, NULL, "unknown option --bogus");
+	expect_error("-d", NULL, NULL, "-d needs an argument");
+	expect_error("--record", NULL, NULL, "--record needs an argument");
+	expect_error("stray", NULL, NULL, "unexpected argument 'stray'");
+	expect_error("--record", "a", "--dump=b", "exclude each other");
+	expect_error("--record=", NULL, NULL, "--record needs a file name");
+}
+
+static void test_usage(void)
+{
+	static const char *const opts[] = {
+		"--channel", "--delay", "--iterations", "--time", "--batch",
+		"--record", "--no-ui", "--dump", "--replay", "--help",
+		"--version",
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!check(strstr(text, opts[i]) != NULL))
+			test_msg("usage lacks %s", opts[i]);
+	free(text);
+}
+
+int main(void)
+{
+	TEST(test_defaults(), "defaults: the sched_relay channel, 1 s, no limit");
+	TEST(test_values(), "short and long options take their values");
+	TEST(test_errors(), "bad values, unknown options, conflicts: named errors");
+	TEST(test_usage(), "the usage text mentions every option");
+	return test_done();
+}

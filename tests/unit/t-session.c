@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-session.c - pins the live session (relaytop/session.c) end to end on a
+ * fake channel with producers running: every event the producers write is
+ * counted and recorded; finished sub-buffers are handed back so a
+ * no-overwrite producer never has to drop while relaytop keeps up; a reset
+ * is noticed, announced and counted from zero; buffers that disappear
+ * under the mapping (SIGBUS) are announced and picked up again when they
+ * come back; drops are counted, the stats file's final count included;
+ * and the recording says all of it: records per CPU, drops, the reset and
+ * the disappearance, matching what the producers did.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fake-channel.h"
+#include "record.h"
+#include "session.h"
+#include "test-lib.h"
+
+static char record_path[] = "/tmp/t-session.XXXXXX";
+
+struct rig {
+	struct fake_channel fc;
+	struct options opt;
+	struct session s;
+};
+
+static bool rig_start(struct rig *r, unsigned int ncpus, bool overwrite,
+		      const char *record)
+{
+	memset(r, 0, sizeof(*r));
+	if (!fake_channel_create(&r->fc, ncpus, 4096, 4, overwrite))
+		return false;
+	r->opt.channel = r->fc.dir;
+	r->opt.interval = 1;
+	r->opt.record = record;
+	session_start(&r->s, &r->opt, OUT_NONE);
+	r->s.give_back = fake_channel_give_back;
+	fake_channel_set_current(&r->fc);
+	return true;
+}
+
+static void rig_stop(struct rig *r)
+{
+	session_free(&r->s);
+	fake_channel_destroy(&r->fc);
+}
+
+static void test_counts_and_flow(void)
+{
+	struct rig r;
+	uint64_t produced = 0;
+
+	if (!check(rig_start(&r, 3, false, NULL)))
+		return;
+	check(r.s.have_ch);
+	check_uint(r.s.ch.n, ==, 3);
+	check(r.s.has_stats_file);
+	/* 40 rounds of most of a buffer (4 x 63 records) each: without
+	 * hand-back the producers would drop in the second */
+	for (int round = 0; round < 40; round++) {
+		for (unsigned int c = 0; c < 3; c++)
+			fake_relay_events(&r.fc.relay[c], 150 + c * 17);
+		session_drain(&r.s);
+	}
+	for (unsigned int c = 0; c < 3; c++) {
+		check_uint(r.fc.relay[c].full, ==, 0);
+		check_uint(r.s.st.cpu[c].events, ==, r.fc.relay[c].events);
+		check_uint(r.fc.relay[c].consumed, >, 40);
+		produced += r.fc.relay[c].events;
+	}
+	session_tick(&r.s);
+	check_uint(r.s.st.total.events, ==, produced);
+	check_uint(r.s.ticks, ==, 1);
+	check(r.s.st.total.events_rate > 0);
+	rig_stop(&r);
+}
+
+static void test_reset_noticed(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 100);
+	session_drain(&r.s);
+	check_uint(r.s.st.cpu[0].events, ==, 100);
+	fake_channel_reset(&r.fc);
+	fake_relay_events(&r.fc.relay[0], 7);
+	session_drain(&r.s);
+	check_uint(r.s.st.cpu[0].events, ==, 7);
+	check(strstr(r.s.status, "channel reset (generation 2)") != NULL);
+	rig_stop(&r);
+}
+
+static void test_buffers_go_and_come_back(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	fake_relay_events(&r.fc.relay[1], 10);
+	session_drain(&r.s);
+	fake_channel_remove_buffers(&r.fc);
+	session_drain(&r.s);	/* SIGBUS inside, caught */
+	check(!r.s.have_ch);
+	check(strstr(r.s.status, "channel went away") != NULL);
+	check(r.s.status_error);
+	session_tick(&r.s);	/* still gone: waits */
+	check(!r.s.have_ch);
+	fake_channel_restore_buffers(&r.fc);
+	fake_relay_events(&r.fc.relay[1], 5);
+	session_tick(&r.s);
+	check(r.s.have_ch);
+	check(strstr(r.s.status, "channel is back") != NULL);
+	check_uint(r.s.cfg.generation, ==, r.fc.generation);
+	rig_stop(&r);
+}
+
+static void test_drops_counted(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 1, false, NULL)))
+		return;
+	/* relaytop does not get to read: 4 sub-buffers of 63, then drops */
+	fake_relay_events(&r.fc.relay[0], 4 * 63 + 30);
+	fake_channel_sync_files(&r.fc);
+	session_tick(&r.s);
+	check_uint(r.fc.relay[0].full, ==, 30);
+	check_uint(r.s.st.cpu[0].dropped, ==, 30);	/* from the stats file */
+	check_uint(r.s.st.cpu[0].events, ==, 4 * 63);
+	rig_stop(&r);
+}
+
+static void test_overwrite_losses_counted(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 1, true, NULL)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 5);
+	session_drain(&r.s);
+	fake_relay_events(&r.fc.relay[0], 3 * 4 * 63);	/* three laps */
+	session_tick(&r.s);
+	check_uint(r.s.st.cpu[0].events + r.s.st.cpu[0].lost, ==,
+		   r.fc.relay[0].events);
+	check_uint(r.s.st.cpu[0].lost, >, 0);
+	check_int((int)(r.s.st.cpu[0].fill * 100), ==, 100);
+	rig_stop(&r);
+}
+
+/* The recording of all that says the same. */
+static void test_recording_says_it_all(void)
+{
+	struct rig r;
+	struct record_stream rs;
+	struct record_item it;
+	uint64_t records[2] = { 0 }, dropped[2] = { 0 }, written[2] = { 0 };
+	unsigned int restarts = 0, gone = 0, configs = 0;
+	int rc, fd = mkstemp(record_path);
+
+	close(fd);
+	if (!check(rig_start(&r, 2, false, record_path)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 200);
+	fake_relay_events(&r.fc.relay[1], 100);
+	session_drain(&r.s);
+	written[0] += 200;
+	written[1] += 100;
+	fake_channel_reset(&r.fc);
+	fake_relay_events(&r.fc.relay[0], 50);
+	session_drain(&r.s);
+	written[0] += 50;
+	fake_channel_remove_buffers(&r.fc);
+	session_drain(&r.s);
+	fake_channel_restore_buffers(&r.fc);
+	session_tick(&r.s);	/* back */
+	fake_relay_events(&r.fc.relay[1], 4 * 63 + 9);	/* 9 dropped */
+	written[1] += 4 * 63;
+	fake_channel_sync_files(&r.fc);
+	rc = session_finish(&r.s);
+	check_int(rc, ==, 0);
+	rig_stop(&r);
+
+	rc = record_stream_open(&rs, record_path);
+	check_int(rc, ==, 0);
+	while (record_stream_next(&rs, &it) > 0) {
+		if (it.kind == ITEM_RECORD && it.cpu < 2)
+			records[it.cpu]++;
+		else if (it.kind == ITEM_DROPPED && it.cpu < 2)
+			dropped[it.cpu] += it.count;
+		restarts += it.kind == ITEM_RESTART;
+		gone += it.kind == ITEM_GONE;
+		configs += it.kind == ITEM_CONFIG;
+	}
+	check_str(rs.error, "");
+	check_uint(records[0], ==, written[0]);
+	check_uint(records[1], ==, written[1]);
+	check_uint(dropped[1], ==, 9);		/* after the last record */
+	check_uint(rs.summary[1].dropped, ==, 9);
+	check(rs.summary[1].drops_from_stats);
+	check_uint(dropped[0], ==, 0);
+	check_uint(restarts, ==, 2);		/* one per CPU */
+	check_uint(gone, ==, 1);
+	check_uint(configs, >=, 1);		/* the channel came back */
+	record_stream_close(&rs);
+	unlink(record_path);
+}
+
+int main(void)
+{
+	session_install_signals();
+	TEST(test_counts_and_flow(), "every event counted; hand-back keeps no-overwrite flowing");
+	TEST(test_reset_noticed(), "a reset is noticed, announced, counted from zero");
+	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
+	TEST(test_drops_counted(), "drops are counted, from the stats file too");
+	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
+	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
+	return test_done();
+}
