@@ -16,6 +16,8 @@ static const char *const usage[] = {
 	"       relaytop --record FILE [OPTION]...",
 	"       relaytop --dump FILE",
 	"       relaytop --replay FILE [OPTION]...",
+	"       relaytop --export-ctf DIR FILE",
+	"       relaytop --export-perfetto OUT FILE",
 	"Show the per-CPU event and drop rates of a sched_relay channel live,",
 	"record its events to a file, or print and replay a recording.",
 	"",
@@ -33,6 +35,10 @@ static const char *const usage[] = {
 	"      --no-ui           no screen while recording",
 	"      --dump FILE       print a recording, one event a line",
 	"      --replay FILE     show a recording on the live screen",
+	"      --export-ctf DIR FILE   convert a recording to a CTF 1.8 trace in DIR",
+	"                        (babeltrace2, Trace Compass); see docs/export.md",
+	"      --export-perfetto OUT FILE  convert a recording to Chrome trace-event",
+	"                        JSON (Perfetto UI, chrome://tracing); OUT - is stdout",
 	"  -h, --help            show this help and exit",
 	"  -V, --version         show the version and exit",
 	"",
@@ -54,7 +60,10 @@ void cli_version(FILE *out)
 		SCHED_RELAY_VERSION);
 }
 
-enum { OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI };
+enum {
+	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
+	OPT_EXPORT_PERFETTO,
+};
 
 static const struct option long_options[] = {
 	{ "channel", required_argument, NULL, 'c' },
@@ -66,6 +75,8 @@ static const struct option long_options[] = {
 	{ "no-ui", no_argument, NULL, OPT_NO_UI },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "export-ctf", required_argument, NULL, OPT_EXPORT_CTF },
+	{ "export-perfetto", required_argument, NULL, OPT_EXPORT_PERFETTO },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -141,6 +152,14 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			o->replay = optarg;
 			modes++;
 			break;
+		case OPT_EXPORT_CTF:
+			o->export_ctf = optarg;
+			modes++;
+			break;
+		case OPT_EXPORT_PERFETTO:
+			o->export_perfetto = optarg;
+			modes++;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -161,13 +180,22 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			return -1;
 		}
 	}
+	if (modes > 1) {
+		snprintf(err, errlen, "--record, --dump, --replay and --export-* "
+			 "exclude each other");
+		return -1;
+	}
+	/* an export takes the recording as its one argument */
+	if ((o->export_ctf || o->export_perfetto) && optind < argc)
+		o->export_file = argv[optind++];
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
-	if (modes > 1) {
-		snprintf(err, errlen, "--record, --dump and --replay exclude "
-			 "each other");
+	if ((o->export_ctf || o->export_perfetto) && !o->export_file) {
+		snprintf(err, errlen, "%s needs the recording to export",
+			 o->export_ctf ? "--export-ctf DIR" :
+			 "--export-perfetto OUT");
 		return -1;
 	}
 	if (o->record && !o->record[0]) {

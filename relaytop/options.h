@@ -17,6 +17,9 @@ struct options {
 	const char *record;	/* --record FILE */
 	const char *dump;	/* --dump FILE */
 	const char *replay;	/* --replay FILE */
+	const char *export_ctf;		/* --export-ctf DIR */
+	const char *export_perfetto;	/* --export-perfetto OUT */
+	const char *export_file;	/* the recording to export */
 	bool help;
 	bool version;
 };

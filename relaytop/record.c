@@ -633,6 +633,7 @@ static void note_block(struct record_stream *s, const struct record_block *b,
 		memcpy(&ce, payload, sizeof(ce));
 		sum->ended = true;
 		sum->drops_from_stats = ce.flags & RECORD_END_DROPS_FROM_STATS;
+		sum->end_ts = b->ts;
 		break;
 	}
 	case RECORD_RESTART:

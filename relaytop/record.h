@@ -225,6 +225,8 @@ struct record_cpu_summary {
 	uint64_t lost;
 	bool ended;		/* had a CPU_END block */
 	bool drops_from_stats;
+	uint64_t end_ts;	/* CLOCK_MONOTONIC when the CPU_END block
+				 * was written (the recording's end), or 0 */
 };
 
 struct stream_cpu;

@@ -2,8 +2,8 @@
 /*
  * t-cli.c - pins the command line (relaytop/cli.c): defaults; -d takes
  * fractions and refuses junk, zero and huge values; -n takes a positive
- * whole number; -t a duration; long options; --record/--dump/--replay
- * exclude each other; unknown options, missing arguments and stray
+ * whole number; -t a duration; long options; --record/--dump/--replay/
+ * --export-* exclude each other; an export takes exactly one recording; unknown options, missing arguments and stray
  * arguments are refused with a message naming them; the usage text
  * mentions every option.
  */
@@ -64,6 +64,14 @@ static void test_values(void)
 	rc = parse(&o, err, "--dump", "f.bin", NULL, NULL);
 	check_int(rc, ==, 0);
 	check_str(o.dump, "f.bin");
+	rc = parse(&o, err, "--export-ctf", "outdir", "rec.bin", NULL);
+	check_int(rc, ==, 0);
+	check_str(o.export_ctf, "outdir");
+	check_str(o.export_file, "rec.bin");
+	rc = parse(&o, err, "--export-perfetto=-", "rec.bin", NULL, NULL);
+	check_int(rc, ==, 0);
+	check_str(o.export_perfetto, "-");
+	check_str(o.export_file, "rec.bin");
 	rc = parse(&o, err, "-V", NULL, NULL, NULL);
 	check(rc == 0 && o.version);
 	rc = parse(&o, err, "--help", NULL, NULL, NULL);
@@ -100,6 +108,16 @@ static void test_errors(void)
 	expect_error("stray", NULL, NULL, "unexpected argument 'stray'");
 	expect_error("--record", "a", "--dump=b", "exclude each other");
 	expect_error("--record=", NULL, NULL, "--record needs a file name");
+	expect_error("--export-ctf", "dir", NULL, "needs the recording to export");
+	expect_error("--dump", "a", "--export-ctf=d", "exclude each other");
+	{
+		struct options o;
+		char err[256];
+		int rc = parse(&o, err, "--export-ctf", "dir", "a", "b");
+
+		check_int(rc, ==, -1);
+		check(strstr(err, "unexpected argument 'b'") != NULL);
+	}
 }
 
 static void test_usage(void)
@@ -107,7 +125,7 @@ static void test_usage(void)
 	static const char *const opts[] = {
 		"--channel", "--delay", "--iterations", "--time", "--batch",
 		"--record", "--no-ui", "--dump", "--replay", "--help",
-		"--version",
+		"--version", "--export-ctf", "--export-perfetto",
 	};
 	char *text = NULL;
 	size_t len = 0;

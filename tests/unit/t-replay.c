@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-replay.c - pins `relaytop --replay` in batch mode (relaytop/replay.c):
+ * the recording's own clock drives the intervals, so the rates printed
+ * are the rates recorded (CPU 0 at 1000/s, CPU 1 at 500/s here), drops and
+ * losses appear in the interval they happened in, a reset starts a CPU's
+ * counts over, -n limits the intervals, and a damaged recording is shown
+ * up to the damage and then reported with exit status 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "replay.h"
+#include "test-lib.h"
+
+#define MS 1000000ull
+#define T0 (100 * 1000 * MS)
+
+static char path[] = "/tmp/t-replay.XXXXXX";
+
+static void chunk(struct recorder *rec, unsigned int cpu, uint64_t first_ts,
+		  uint64_t step, unsigned int n, uint64_t dropped, uint64_t lost)
+{
+	struct sched_relay_record *r = calloc(n, sizeof(*r));
+	struct subbuf_chunk c = {
+		.cpu = cpu, .nrec = n, .recs = r, .dropped = dropped,
+		.lost = lost, .generation = 1,
+	};
+
+	for (unsigned int i = 0; i < n; i++) {
+		r[i].ts = first_ts + i * step;
+		r[i].type = (uint8_t)(i % 2);
+		r[i].cpu = (uint16_t)cpu;
+	}
+	recorder_stage(rec, &c);
+	recorder_settle(rec, true);
+	free(r);
+}
+
+/* 3 s of recording: CPU 0 at 1000/s; CPU 1 at 500/s with 40 dropped
+ * before its second second and 25 lost before its third. */
+static void make_recording(void)
+{
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = 2,
+		.geom = { 65536, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	struct recorder *rec;
+	int fd = mkstemp(path);
+
+	close(fd);
+	rec = recorder_create(path, &meta);
+	recorder_track_cpu(rec, 0, 0, 0, true);
+	recorder_track_cpu(rec, 1, 0, 0, true);
+	for (int s = 0; s < 3; s++) {
+		chunk(rec, 0, T0 + s * 1000 * MS, MS, 1000, 0, 0);
+		chunk(rec, 1, T0 + s * 1000 * MS, 2 * MS, 500, s >= 1 ? 40 : 0,
+		      s >= 2 ? 25 : 0);
+	}
+	if (recorder_finish(rec))
+		exit(2);
+	recorder_free(rec);
+}
+
+/* Run replay_run() with stdout and stderr captured. */
+static int replay(const char *file, unsigned long count, char **out,
+		  char **err)
+{
+	struct options o = { .replay = file, .interval = 1, .batch = true,
+			     .count = count };
+	char tout[] = "/tmp/t-replay-out.XXXXXX", terr[] = "/tmp/t-replay-err.XXXXXX";
+	int fo = mkstemp(tout), fe = mkstemp(terr);
+	int so = dup(1), se = dup(2), status;
+	FILE *f;
+	long len;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	status = replay_run(&o);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	for (int i = 0; i < 2; i++) {
+		char **dst = i ? err : out;
+
+		f = fdopen(i ? fe : fo, "r");
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		rewind(f);
+		*dst = calloc(1, (size_t)len + 1);
+		if (fread(*dst, 1, (size_t)len, f) != (size_t)len)
+			exit(2);
+		fclose(f);
+	}
+	unlink(tout);
+	unlink(terr);
+	return status;
+}
+
+/* The CPU line of cpu in the n-th block: events/s, dropped, lost. */
+static bool cpu_line(const char *text, int block, const char *cpu,
+		     unsigned long long *ev, unsigned long long *dr,
+		     unsigned long long *lost)
+{
+	const char *p = text;
+	char want[16];
+
+	for (int b = 0; b <= block; b++) {
+		p = strstr(p, "# relaytop ");
+		if (!p)
+			return false;
+		p++;
+	}
+	snprintf(want, sizeof(want), "\n%s ", cpu);
+	p = strstr(p, want);
+	return p && sscanf(p + strlen(want), "%llu %*u %llu %*u %llu", ev, dr,
+			   lost) == 3;
+}
+
+static void test_rates_as_recorded(void)
+{
+	char *out, *err;
+	unsigned long long ev, dr, lost;
+	int status = replay(path, 0, &out, &err);
+
+	check_int(status, ==, 0);
+	check_str(err, "");
+	check(cpu_line(out, 0, "0", &ev, &dr, &lost));
+	check_uint(ev, ==, 1000);
+	check(cpu_line(out, 0, "1", &ev, &dr, &lost));
+	check_uint(ev, ==, 500);
+	check_uint(dr, ==, 0);
+	check(cpu_line(out, 1, "1", &ev, &dr, &lost));
+	check_uint(dr, ==, 40);
+	check_uint(lost, ==, 0);
+	check(cpu_line(out, 2, "1", &ev, &dr, &lost));
+	check_uint(lost, ==, 25);
+	check(cpu_line(out, 2, "all", &ev, &dr, &lost));
+	check_uint(ev, ==, 1500);
+	check(strstr(out, "the end of the recording") != NULL);
+	if (test_failed())
+		test_msg("output:\n%s", out);
+	free(out);
+	free(err);
+}
+
+static void test_count_limits(void)
+{
+	char *out, *err, *p;
+	int blocks = 0, status = replay(path, 2, &out, &err);
+
+	check_int(status, ==, 0);
+	for (p = out; (p = strstr(p, "# relaytop ")); p++)
+		blocks++;
+	check_int(blocks, ==, 2);
+	free(out);
+	free(err);
+}
+
+static void test_damaged(void)
+{
+	char *out, *err;
+	FILE *f = fopen(path, "r");
+	long size;
+	int status;
+
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	if (truncate(path, size - 40))
+		return;
+	status = replay(path, 0, &out, &err);
+	check_int(status, ==, 1);
+	check(strstr(out, "# relaytop ") != NULL);	/* shown up to it */
+	check(strstr(err, "truncated") != NULL);
+	free(out);
+	free(err);
+	if (truncate(path, 3))
+		return;
+	status = replay(path, 0, &out, &err);
+	check_int(status, ==, 1);
+	check(strstr(err, "not a relaytop recording") != NULL);
+	check_str(out, "");
+	free(out);
+	free(err);
+}
+
+int main(void)
+{
+	make_recording();
+	TEST(test_rates_as_recorded(), "the recording's clock drives the rates; drops and losses in their interval");
+	TEST(test_count_limits(), "-n limits the intervals");
+	TEST(test_damaged(), "a damaged recording: shown up to the damage, then status 1");
+	unlink(path);
+	return test_done();
+}
