@@ -1,0 +1,1100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * relay_sysfs.c - relay channel buffers as sysfs files, from user space
+ *
+ * Pins what a reader of /sys/.../<attr><cpu> relies on (the kernel series
+ * in patches/, driven by tests/modules/relay_test.ko):
+ *  - one file per CPU buffer, mode of the attribute, size of the buffer;
+ *  - read() returns one CPU's records in order, byte for byte, across
+ *    sub-buffer boundaries with the padding skipped, at most a page a call;
+ *  - mmap() of the whole buffer shows the records in place, on every CPU;
+ *    a wrong length or offset, or a writable mapping, is refused;
+ *  - poll() says POLLIN once a sub-buffer is complete and not before;
+ *  - no-overwrite mode counts exactly N - K drops for N records into room
+ *    for K, records larger than a sub-buffer are counted apart, and
+ *    writing "N" to the file hands sub-buffers back so records flow again;
+ *  - overwrite mode drops nothing and read() resumes at the oldest intact
+ *    sub-buffer; relay_reset() empties buffers and counters;
+ *  - removal under an open, reading, mapping or polling reader gives
+ *    ENODEV, SIGBUS and POLLERR, never a crash; several readers of one
+ *    buffer share its records without duplicates;
+ *  - a CPU that comes online later gets its file;
+ *  - a debugfs relay channel still reads, polls and counts as before (and,
+ *    as before, cannot be mapped: debugfs's file proxy has no mmap()).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test-lib.h"
+#include "../modules/relay_test.h"
+
+#define CTL_DIR		"/sys/kernel/relay_test"
+#define DBG_DIR		"/sys/kernel/debug/relay_test"
+#define PAGE		4096U
+#define MAX_CPUS	64
+
+/* Counters of one CPU, as the module's stats files print them. */
+struct cpu_stats {
+	unsigned long long events, bytes, full, big, produced, consumed;
+};
+
+/* --- small helpers ---------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Write a string to a file; 0 or -errno. */
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int ctl(const char *file, const char *fmt, ...)
+{
+	char path[256], val[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
+	return write_file(path, val);
+}
+
+static int geometry(unsigned int size, unsigned int n, int mode)
+{
+	return ctl("geometry", "%u %u %d\n", size, n, mode);
+}
+
+static int put_records(unsigned int cpu, unsigned long count,
+		       unsigned int size, const char *method)
+{
+	return ctl("write", "%u %lu %u %s\n", cpu, count, size, method);
+}
+
+static int put_dbg_records(unsigned int cpu, unsigned long count,
+			   unsigned int size)
+{
+	return ctl("debugfs_write", "%u %lu %u\n", cpu, count, size);
+}
+
+/*
+ * check_int() evaluates its operands more than once, so calls with side
+ * effects are made first and their results checked: put() and put_dbg()
+ * write records and check that the module took the request.
+ */
+static bool put(unsigned int cpu, unsigned long count, unsigned int size,
+		const char *method)
+{
+	int ret = put_records(cpu, count, size, method);
+
+	if (ret)
+		test_msg("write %u %lu %u %s: %s", cpu, count, size, method,
+			 strerror(-ret));
+	return check_int(ret, ==, 0);
+}
+
+static bool put_dbg(unsigned int cpu, unsigned long count, unsigned int size)
+{
+	int ret = put_dbg_records(cpu, count, size);
+
+	if (ret)
+		test_msg("debugfs_write %u %lu %u: %s", cpu, count, size,
+			 strerror(-ret));
+	return check_int(ret, ==, 0);
+}
+
+static void buf_path(char *path, size_t len, unsigned int cpu)
+{
+	snprintf(path, len, CTL_DIR "/cpu%u", cpu);
+}
+
+static int open_buf(unsigned int cpu, int flags)
+{
+	char path[64];
+
+	buf_path(path, sizeof(path), cpu);
+	return open(path, flags);
+}
+
+static int open_dbg(unsigned int cpu)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), DBG_DIR "/dbg%u", cpu);
+	return open(path, O_RDONLY);
+}
+
+/* One CPU's line of a stats file; false if the CPU has none. */
+static bool get_stats(const char *file, unsigned int cpu, struct cpu_stats *st)
+{
+	char path[256], line[256];
+	unsigned int c;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu", &c,
+			   &st->events, &st->bytes, &st->full, &st->big,
+			   &st->produced, &st->consumed) == 7 && c == cpu) {
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* CPUs that are online now, as a list; returns how many. */
+static unsigned int online_cpus(unsigned int *cpus)
+{
+	unsigned int n = 0, a, b;
+	char buf[256], *p = buf;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* a list of ranges: "0-3", "0,2-3" */
+	while (*p && *p != '\n') {
+		int used = 0;
+
+		if (sscanf(p, "%u-%u%n", &a, &b, &used) != 2) {
+			if (sscanf(p, "%u%n", &a, &used) != 1)
+				break;
+			b = a;
+		}
+		for (; a <= b && n < MAX_CPUS; a++)
+			cpus[n++] = a;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/* Read until read() returns 0 or fails, @chunk bytes per call. */
+static ssize_t read_all(int fd, uint8_t *buf, size_t cap, size_t chunk,
+			size_t *max_read)
+{
+	size_t got = 0;
+
+	if (max_read)
+		*max_read = 0;
+	while (got < cap) {
+		size_t want = cap - got < chunk ? cap - got : chunk;
+		ssize_t n = read(fd, buf + got, want);
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		if (max_read && (size_t)n > *max_read)
+			*max_read = n;
+		got += n;
+	}
+	return got;
+}
+
+/* Check one record: header and every payload byte. */
+static bool record_ok(const uint8_t *p, unsigned int cpu, uint64_t seq,
+		      unsigned int size)
+{
+	struct relay_test_record hdr;
+	unsigned int i;
+
+	memcpy(&hdr, p, sizeof(hdr));
+	if (hdr.magic != RELAY_TEST_MAGIC || hdr.cpu != cpu ||
+	    hdr.size != size || hdr.seq != seq || hdr.zero ||
+	    hdr.sum != relay_test_sum(cpu, seq, size)) {
+		test_msg("bad record header: magic %#x cpu %u size %u seq %llu sum %#x, expected cpu %u size %u seq %llu",
+			 hdr.magic, hdr.cpu, hdr.size,
+			 (unsigned long long)hdr.seq, hdr.sum, cpu, size,
+			 (unsigned long long)seq);
+		return false;
+	}
+	for (i = 0; i + sizeof(hdr) < size; i++) {
+		if (p[sizeof(hdr) + i] != relay_test_byte(cpu, seq, i)) {
+			test_msg("record cpu %u seq %llu: payload byte %u is %#x, expected %#x",
+				 cpu, (unsigned long long)seq, i,
+				 p[sizeof(hdr) + i], relay_test_byte(cpu, seq, i));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A byte stream of @count records of @size bytes, seq from @first. */
+static bool stream_ok(const uint8_t *p, size_t len, unsigned int cpu,
+		      uint64_t first, size_t count, unsigned int size)
+{
+	size_t i;
+
+	if (!check_uint(len, ==, count * size))
+		return false;
+	for (i = 0; i < count; i++)
+		if (!record_ok(p + i * size, cpu, first + i, size))
+			return false;
+	return true;
+}
+
+/*
+ * The records a mapping of a buffer holds after @count records of @size
+ * were written from seq @first into an empty no-overwrite buffer of
+ * @n_subbufs sub-buffers of @subbuf_size, starting in sub-buffer
+ * @start_subbuf: sub-buffer by sub-buffer, padding at each end.
+ */
+static bool mapping_ok(const uint8_t *map, unsigned int subbuf_size,
+		       unsigned int n_subbufs, unsigned int start_subbuf,
+		       unsigned int cpu, uint64_t first, size_t count,
+		       unsigned int size)
+{
+	unsigned int per = subbuf_size / size;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		unsigned int sb = (start_subbuf + i / per) % n_subbufs;
+		const uint8_t *p = map + (size_t)sb * subbuf_size +
+				   (i % per) * size;
+
+		if (!record_ok(p, cpu, first + i, size))
+			return false;
+	}
+	return true;
+}
+
+/* The channel in a known state: this geometry, nothing written. */
+static bool fresh(unsigned int size, unsigned int n, int mode)
+{
+	int ret = geometry(size, n, mode);
+
+	return check_int(ret, ==, 0);
+}
+
+/* --- SIGBUS catching ----------------------------------------------------- */
+
+/* Where a SIGBUS handler returns to; only set around one access. */
+static sigjmp_buf sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(sigbus_jmp, 1);
+}
+
+/* Read a byte of a mapping; -1 if that raised SIGBUS. */
+static int touch(const volatile uint8_t *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	int v;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(sigbus_jmp, 1))
+		v = -1;
+	else
+		v = *p;
+	sigaction(SIGBUS, &old, NULL);
+	return v;
+}
+
+/* --- the tests ------------------------------------------------------------ */
+
+static unsigned int cpus[MAX_CPUS];
+static unsigned int ncpus;
+
+static void test_files(void)
+{
+	unsigned int i;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	for (i = 0; i < ncpus; i++) {
+		char path[64];
+		struct stat st;
+
+		buf_path(path, sizeof(path), cpus[i]);
+		if (!check(stat(path, &st) == 0))
+			continue;
+		check(S_ISREG(st.st_mode));
+		check_int(st.st_mode & 0777, ==, 0600);
+		check_int(st.st_size, ==, 4 * 4096);
+	}
+}
+
+static void test_read_padding(void)
+{
+	static uint8_t data[65536];
+	struct cpu_stats st;
+	unsigned int cpu = cpus[ncpus > 1 ? 1 : 0];
+	ssize_t n;
+	int fd;
+	long r;
+
+	/* 100-byte records: 40 per sub-buffer, 96 bytes of padding each */
+	if (!fresh(4096, 4, 0) || !put(cpu, 100, 100, "write"))
+		return;
+	fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(fd, >=, 0))
+		return;
+	n = read_all(fd, data, sizeof(data), 1000, NULL);
+	stream_ok(data, n, cpu, 0, 100, 100);
+	r = read(fd, data, sizeof(data));
+	check_int(r, ==, 0);
+	close(fd);
+
+	if (check(get_stats("stats", cpu, &st))) {
+		check_uint(st.events, ==, 100);
+		check_uint(st.bytes, ==, 100 * 100);
+		check_uint(st.full, ==, 0);
+		check_uint(st.big, ==, 0);
+		check_uint(st.produced, ==, 2);
+		check_uint(st.consumed, ==, 2);
+	}
+}
+
+static void test_read_page(void)
+{
+	static uint8_t data[65536];
+	unsigned int cpu = cpus[ncpus - 1];
+	size_t max_read;
+	ssize_t n;
+	int fd;
+
+	if (!fresh(4096, 4, 0) || !put(cpu, 150, 64, "__write"))
+		return;
+	fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(fd, >=, 0))
+		return;
+	n = read_all(fd, data, sizeof(data), sizeof(data), &max_read);
+	stream_ok(data, n, cpu, 0, 150, 64);
+	check_uint(max_read, <=, PAGE);
+	close(fd);
+}
+
+static void test_mmap_every_cpu(void)
+{
+	static const char *const methods[] = { "write", "__write", "reserve" };
+	struct cpu_stats st;
+	unsigned int i;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	for (i = 0; i < ncpus; i++) {
+		unsigned int cpu = cpus[i];
+		uint8_t *map;
+		int fd;
+
+		if (!put(cpu, 2 * 64 + 10, 64, methods[i % 3]))
+			continue;
+		fd = open_buf(cpu, O_RDONLY);
+		if (!check_int(fd, >=, 0))
+			continue;
+		map = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+		if (check(map != MAP_FAILED)) {
+			if (!mapping_ok(map, 4096, 4, 0, cpu, 0, 2 * 64 + 10, 64))
+				test_msg("cpu %u (%s) mapping differs", cpu,
+					 methods[i % 3]);
+			munmap(map, 4 * 4096);
+		}
+		close(fd);
+		if (check(get_stats("stats", cpu, &st)))
+			check_uint(st.events, ==, 2 * 64 + 10);
+	}
+}
+
+static void test_mmap_refused(void)
+{
+	void *map;
+	int fd;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	fd = open_buf(cpus[0], O_RDWR);
+	if (!check_int(fd, >=, 0))
+		return;
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	check(map == MAP_FAILED && errno == EINVAL);
+	map = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 4096);
+	check(map == MAP_FAILED && errno == EINVAL);
+	map = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	check(map == MAP_FAILED && errno == EPERM);
+	map = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (check(map != MAP_FAILED)) {
+		r = mprotect(map, 4 * 4096, PROT_READ | PROT_WRITE);
+		check_int(r, ==, -1);
+		munmap(map, 4 * 4096);
+	}
+	close(fd);
+}
+
+static void test_poll_not_before(void)
+{
+	unsigned int cpu = cpus[0];
+	struct pollfd pfd;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	pfd.fd = open_buf(cpu, O_RDONLY);
+	pfd.events = POLLIN;
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	r = poll(&pfd, 1, 0);
+	check_int(r, ==, 0);
+	/* 10 records of 64 bytes: the first sub-buffer is not complete */
+	put(cpu, 10, 64, "write");
+	r = poll(&pfd, 1, 300);
+	check_int(r, ==, 0);
+	close(pfd.fd);
+}
+
+/* Block in poll() or epoll_wait() while a child fills a sub-buffer. */
+static void poll_wakes(bool use_epoll, unsigned int cpu)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	double start;
+	pid_t pid;
+	int status;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	pfd.fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	put(cpu, 10, 64, "write");
+
+	pid = fork();
+	if (pid == 0) {
+		sleep_ms(300);
+		/* the 65th record starts sub-buffer 1: sub-buffer 0 is ready */
+		_exit(put_records(cpu, 60, 64, "write") ? 1 : 0);
+	}
+	start = now();
+	if (use_epoll) {
+		struct epoll_event ev = { .events = EPOLLIN }, out = { 0 };
+		int ep = epoll_create1(0);
+
+		r = epoll_ctl(ep, EPOLL_CTL_ADD, pfd.fd, &ev);
+		check_int(r, ==, 0);
+		r = epoll_wait(ep, &out, 1, 10000);
+		check_int(r, ==, 1);
+		check(out.events & EPOLLIN);
+		close(ep);
+	} else {
+		r = poll(&pfd, 1, 10000);
+		check_int(r, ==, 1);
+		check(pfd.revents & POLLIN);
+	}
+	check(now() - start < 9.0);
+	r = waitpid(pid, &status, 0);
+	check_int(r, ==, pid);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(pfd.fd);
+}
+
+static void test_poll_wakes(void)
+{
+	poll_wakes(false, cpus[ncpus - 1]);
+}
+
+static void test_epoll_wakes(void)
+{
+	poll_wakes(true, cpus[0]);
+}
+
+static void exact_drops(int mode, unsigned int size, const char *method)
+{
+	unsigned int cpu = cpus[ncpus > 2 ? 2 : 0];
+	unsigned long long k = 4 * (4096 / size), n = 1000;
+	struct cpu_stats st;
+	unsigned int i;
+
+	if (!fresh(4096, 4, mode) ||
+	    !put(cpu, n, size, method))
+		return;
+	if (check(get_stats("stats", cpu, &st))) {
+		check_uint(st.events, ==, k);
+		check_uint(st.bytes, ==, k * size);
+		check_uint(st.full, ==, n - k);
+		check_uint(st.big, ==, 0);
+	}
+	/* the other CPUs saw nothing */
+	for (i = 0; i < ncpus; i++)
+		if (cpus[i] != cpu && check(get_stats("stats", cpus[i], &st)))
+			check_uint(st.events + st.full + st.big, ==, 0);
+}
+
+static void test_drops_default(void)
+{
+	exact_drops(0, 64, "write");
+}
+
+static void test_drops_odd_size(void)
+{
+	exact_drops(0, 100, "__write");
+}
+
+static void test_drops_reserve(void)
+{
+	exact_drops(0, 64, "reserve");
+}
+
+static void test_drops_callback(void)
+{
+	char line[64] = "";
+	long calls = -1, bad = -1;
+	FILE *f;
+
+	exact_drops(2, 64, "write");
+	f = fopen(CTL_DIR "/callbacks", "r");
+	if (check(f != NULL)) {
+		if (fgets(line, sizeof(line), f))
+			sscanf(line, "%ld %ld", &calls, &bad);
+		fclose(f);
+	}
+	check_int(calls, >, 0);
+	check_int(bad, ==, 0);
+}
+
+static void test_drops_big(void)
+{
+	unsigned int cpu = cpus[0];
+	struct cpu_stats st;
+
+	if (!fresh(4096, 4, 0) ||
+	    !put(cpu, 3, 64, "write") ||
+	    !put(cpu, 5, 5000, "write") ||
+	    !put(cpu, 2, 4096, "reserve"))
+		return;
+	if (check(get_stats("stats", cpu, &st))) {
+		check_uint(st.events, ==, 3 + 2);
+		check_uint(st.big, ==, 5);
+		check_uint(st.full, ==, 0);
+	}
+}
+
+static void test_consume_by_write(void)
+{
+	unsigned int cpu = cpus[0];
+	struct cpu_stats st;
+	uint8_t *map;
+	int fd;
+	long r;
+
+	if (!fresh(4096, 4, 0) ||
+	    !put(cpu, 1000, 64, "write"))
+		return;
+	fd = open_buf(cpu, O_RDWR);
+	if (!check_int(fd, >=, 0))
+		return;
+	map = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (!check(map != MAP_FAILED)) {
+		close(fd);
+		return;
+	}
+	/* the first 256 records, then the buffer was full */
+	check(mapping_ok(map, 4096, 4, 0, cpu, 0, 256, 64));
+
+	errno = 0;
+	r = write(fd, "5\n", 2);
+	check_int(r, ==, -1);
+	check_int(errno, ==, EINVAL);
+	r = write(fd, "abc", 3);
+	check_int(r, ==, -1);
+	r = write(fd, "-1", 2);
+	check_int(r, ==, -1);
+	r = write(fd, "", 0);
+	check_int(r, ==, -1);
+	r = write(fd, "99999999999999999999", 20);
+	check_int(r, ==, -1);
+	if (check(get_stats("stats", cpu, &st)))
+		check_uint(st.consumed, ==, 0);
+
+	r = write(fd, "2\n", 2);
+	check_int(r, ==, 2);
+	if (check(get_stats("stats", cpu, &st)))
+		check_uint(st.consumed, ==, 2);
+
+	/* seq 1000..1199: sub-buffers 0 and 1 take 128, 72 are dropped */
+	put(cpu, 200, 64, "write");
+	if (check(get_stats("stats", cpu, &st))) {
+		check_uint(st.events, ==, 256 + 128);
+		check_uint(st.full, ==, 744 + 72);
+		check_uint(st.produced, ==, 6);
+	}
+	check(mapping_ok(map, 4096, 4, 0, cpu, 1000, 128, 64));
+	check(mapping_ok(map, 4096, 4, 2, cpu, 128, 128, 64));
+	r = write(fd, "4", 1);
+	check_int(r, ==, 1);
+	r = write(fd, "1", 1);
+	check_int(r, ==, -1);
+	munmap(map, 4 * 4096);
+	close(fd);
+}
+
+static void test_overwrite(void)
+{
+	static uint8_t data[65536];
+	unsigned int cpu = cpus[ncpus - 1];
+	struct cpu_stats st;
+	ssize_t n;
+	int fd;
+
+	if (!fresh(4096, 4, 1) ||
+	    !put(cpu, 1000, 64, "write"))
+		return;
+	if (check(get_stats("stats", cpu, &st))) {
+		check_uint(st.events, ==, 1000);
+		check_uint(st.full, ==, 0);
+		check_uint(st.produced, ==, 15);
+	}
+	/* 15 sub-buffers done: read resumes at 12 (seq 768) to the end */
+	fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(fd, >=, 0))
+		return;
+	n = read_all(fd, data, sizeof(data), 4096, NULL);
+	stream_ok(data, n, cpu, 768, 1000 - 768, 64);
+	close(fd);
+}
+
+static void test_reset(void)
+{
+	static uint8_t data[8192];
+	unsigned int i, cpu = cpus[0];
+	struct pollfd pfd = { .events = POLLIN };
+	struct cpu_stats st;
+	ssize_t n;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	for (i = 0; i < ncpus; i++)
+		put(cpus[i], 100, 64, "write");
+	pfd.fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	r = poll(&pfd, 1, 0);
+	check_int(r, ==, 1);
+	r = ctl("reset", "1\n");
+	check_int(r, ==, 0);
+	for (i = 0; i < ncpus; i++)
+		if (check(get_stats("stats", cpus[i], &st)))
+			check_uint(st.events + st.bytes + st.full + st.big +
+				   st.produced + st.consumed, ==, 0);
+	r = poll(&pfd, 1, 0);
+	check_int(r, ==, 0);
+	r = read(pfd.fd, data, sizeof(data));
+	check_int(r, ==, 0);
+	put(cpu, 10, 64, "write");
+	n = read_all(pfd.fd, data, sizeof(data), sizeof(data), NULL);
+	stream_ok(data, n, cpu, 0, 10, 64);
+	close(pfd.fd);
+}
+
+static void test_remove_open(void)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	unsigned int cpu = cpus[0];
+	char data[64], path[64];
+	struct stat st;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	pfd.fd = open_buf(cpu, O_RDWR);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	put(cpu, 70, 64, "write");
+	r = read(pfd.fd, data, sizeof(data));
+	check_int(r, ==, 64);
+	r = ctl("present", "0\n");
+	check_int(r, ==, 0);
+
+	r = read(pfd.fd, data, sizeof(data));
+	check_int(r, ==, -1);
+	check_int(errno, ==, ENODEV);
+	r = write(pfd.fd, "1", 1);
+	check_int(r, ==, -1);
+	check_int(errno, ==, ENODEV);
+	r = poll(&pfd, 1, 0);
+	check_int(r, ==, 1);
+	check(pfd.revents & POLLERR);
+	close(pfd.fd);
+	buf_path(path, sizeof(path), cpu);
+	r = stat(path, &st);
+	check_int(r, ==, -1);
+
+	r = ctl("present", "1\n");
+	check_int(r, ==, 0);
+	r = stat(path, &st);
+	check_int(r, ==, 0);
+}
+
+static void test_remove_mapped(void)
+{
+	unsigned int cpu = cpus[ncpus - 1];
+	uint8_t *map;
+	int fd;
+	long r;
+
+	if (!fresh(4096, 4, 0) ||
+	    !put(cpu, 10, 64, "write"))
+		return;
+	fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(fd, >=, 0))
+		return;
+	map = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (check(map != MAP_FAILED)) {
+		r = touch(map);
+		check_int(r, ==, RELAY_TEST_MAGIC & 0xff);
+		r = touch(map + 3 * 4096);
+		check_int(r, ==, 0);
+		r = ctl("present", "0\n");
+		check_int(r, ==, 0);
+		r = touch(map);
+		check_int(r, ==, -1);
+		r = touch(map + 3 * 4096);
+		check_int(r, ==, -1);
+		r = munmap(map, 4 * 4096);
+		check_int(r, ==, 0);
+	}
+	close(fd);
+	r = ctl("present", "1\n");
+	check_int(r, ==, 0);
+}
+
+/* A child blocked in poll() or epoll_wait() on @fd; exits with revents. */
+static pid_t blocked_poller(int fd, bool use_epoll)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct epoll_event ev = { .events = EPOLLIN }, out = { 0 };
+		int ep;
+
+		if (!use_epoll)
+			_exit(poll(&pfd, 1, 20000) == 1 ? pfd.revents & 0xff : 0);
+		ep = epoll_create1(0);
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+			_exit(0);
+		_exit(epoll_wait(ep, &out, 1, 20000) == 1 ? out.events & 0xff : 0);
+	}
+	return pid;
+}
+
+static void test_remove_wakes_pollers(void)
+{
+	unsigned int cpu = cpus[0];
+	int fd, fd2, status;
+	pid_t p1, p2;
+	double start;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	fd = open_buf(cpu, O_RDONLY);
+	fd2 = open_buf(cpu, O_RDONLY);
+	if (!check_int(fd, >=, 0) || !check_int(fd2, >=, 0))
+		return;
+	p1 = blocked_poller(fd, false);
+	p2 = blocked_poller(fd2, true);
+	sleep_ms(500);
+	start = now();
+	r = ctl("present", "0\n");
+	check_int(r, ==, 0);
+	r = waitpid(p1, &status, 0);
+	check_int(r, ==, p1);
+	check(WIFEXITED(status) && (WEXITSTATUS(status) & POLLERR));
+	r = waitpid(p2, &status, 0);
+	check_int(r, ==, p2);
+	check(WIFEXITED(status) && (WEXITSTATUS(status) & EPOLLERR));
+	check(now() - start < 10.0);
+	close(fd);
+	close(fd2);
+	r = ctl("present", "1\n");
+	check_int(r, ==, 0);
+}
+
+/* Keep opening, reading, polling and mapping @cpu's file until killed. */
+static void hammer(unsigned int cpu, unsigned int size)
+{
+	static uint8_t data[8192];
+
+	for (;;) {
+		struct pollfd pfd = { .events = POLLIN };
+		uint8_t *map;
+
+		pfd.fd = open_buf(cpu, O_RDWR);
+		if (pfd.fd < 0)
+			continue;
+		if (read(pfd.fd, data, sizeof(data)) < 0 && errno != ENODEV)
+			_exit(2);
+		poll(&pfd, 1, 1);
+		map = mmap(NULL, size, PROT_READ, MAP_SHARED, pfd.fd, 0);
+		if (map != MAP_FAILED) {
+			touch(map);
+			munmap(map, size);
+		}
+		if (write(pfd.fd, "0", 1) < 0 && errno != ENODEV)
+			_exit(3);
+		close(pfd.fd);
+	}
+}
+
+static void test_remove_under_load(void)
+{
+	pid_t pids[3];
+	unsigned int i;
+	int status;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	for (i = 0; i < 3; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			hammer(cpus[i % ncpus], 4 * 4096);
+	}
+	for (i = 0; i < 20; i++) {
+		put(cpus[i % ncpus], 100, 64, "write");
+		r = ctl("present", "0\n");
+		check_int(r, ==, 0);
+		r = ctl("present", "1\n");
+		check_int(r, ==, 0);
+	}
+	for (i = 0; i < 3; i++) {
+		kill(pids[i], SIGKILL);
+		r = waitpid(pids[i], &status, 0);
+		check_int(r, ==, pids[i]);
+		check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	}
+}
+
+static void test_shared_readers(void)
+{
+	enum { N = 64 * 3 };
+	unsigned int cpu = cpus[ncpus > 1 ? 1 : 0];
+	unsigned char *seen;
+	unsigned int i, readers = 3;
+	pid_t pids[3];
+	int status;
+	long r;
+
+	seen = mmap(NULL, N, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	if (!check(seen != MAP_FAILED))
+		return;
+	memset(seen, 0, N);
+	if (!fresh(4096, 4, 0) || !put(cpu, N, 64, "write"))
+		return;
+	for (i = 0; i < readers; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			uint8_t rec[64];
+			struct relay_test_record hdr;
+			int fd = open_buf(cpu, O_RDONLY);
+
+			while (fd >= 0 && read(fd, rec, sizeof(rec)) == sizeof(rec)) {
+				memcpy(&hdr, rec, sizeof(hdr));
+				if (!record_ok(rec, cpu, hdr.seq, 64) || hdr.seq >= N)
+					_exit(1);
+				__atomic_fetch_add(&seen[hdr.seq], 1, __ATOMIC_RELAXED);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < readers; i++) {
+		r = waitpid(pids[i], &status, 0);
+		check_int(r, ==, pids[i]);
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	for (i = 0; i < N; i++)
+		if (!check_int(seen[i], ==, 1))
+			break;
+	munmap(seen, N);
+}
+
+static int set_online(unsigned int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+	return write_file(path, on ? "1\n" : "0\n");
+}
+
+static void test_hotplug(void)
+{
+	static uint8_t data[4096];
+	unsigned int cpu = cpus[ncpus - 1];
+	struct cpu_stats st;
+	char path[64];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+	long r;
+
+	if (ncpus < 2 || !check(set_online(cpu, 0) == 0))
+		return;
+	buf_path(path, sizeof(path), cpu);
+	check(fresh(4096, 4, 0));
+	r = stat(path, &sb);
+	check_int(r, ==, -1);
+	check(!get_stats("stats", cpu, &st));
+
+	r = set_online(cpu, 1);
+	check_int(r, ==, 0);
+	r = stat(path, &sb);
+	check_int(r, ==, 0);
+	put(cpu, 20, 64, "write");
+
+	/* the file and its data stay when the CPU goes away again */
+	r = set_online(cpu, 0);
+	check_int(r, ==, 0);
+	fd = open_buf(cpu, O_RDONLY);
+	if (check_int(fd, >=, 0)) {
+		n = read_all(fd, data, sizeof(data), sizeof(data), NULL);
+		stream_ok(data, n, cpu, 0, 20, 64);
+		close(fd);
+	}
+	r = set_online(cpu, 1);
+	check_int(r, ==, 0);
+}
+
+static void test_debugfs(void)
+{
+	static uint8_t data[65536];
+	unsigned int i, cpu = cpus[ncpus > 1 ? 1 : 0];
+	struct pollfd pfd = { .events = POLLIN };
+	struct cpu_stats st;
+	void *map;
+	ssize_t n;
+	long r;
+
+	for (i = 0; i < ncpus; i++) {
+		char path[64];
+		struct stat sb;
+
+		snprintf(path, sizeof(path), DBG_DIR "/dbg%u", cpus[i]);
+		if (check(stat(path, &sb) == 0))
+			check_int(sb.st_mode & 0777, ==, 0400);
+	}
+	if (!check(ctl("debugfs_reset", "1\n") == 0))
+		return;
+	pfd.fd = open_dbg(cpu);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	r = poll(&pfd, 1, 0);
+	check_int(r, ==, 0);
+	put_dbg(cpu, 70, 64);
+	r = poll(&pfd, 1, 5000);
+	check_int(r, ==, 1);
+	check(pfd.revents & POLLIN);
+
+	/*
+	 * As before: debugfs_create_file() wraps the file operations in a
+	 * proxy that has no mmap(), so relay files made the documented way
+	 * cannot be mapped in debugfs.
+	 */
+	map = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, pfd.fd, 0);
+	check(map == MAP_FAILED && errno == ENODEV);
+
+	n = read_all(pfd.fd, data, sizeof(data), 1000, NULL);
+	stream_ok(data, n, cpu, 0, 70, 64);
+
+	put_dbg(cpu, 1000, 64);
+	if (check(get_stats("debugfs_stats", cpu, &st))) {
+		/*
+		 * Sub-buffer 0 was read and handed back, sub-buffer 1 holds
+		 * 6 records: room for 58 + 3 * 64 = 250 more.
+		 */
+		check_uint(st.events, ==, 70 + 250);
+		check_uint(st.full, ==, 1000 - 250);
+	}
+	close(pfd.fd);
+}
+
+int main(void)
+{
+	ncpus = online_cpus(cpus);
+	if (ncpus == 0 || access(CTL_DIR "/geometry", W_OK)) {
+		printf("# relay_test is not loaded or no CPU is online\n");
+		printf("not ok 1 - setup\n1..1\n0 passed, 1 failed\n");
+		return 1;
+	}
+	test_msg("%u CPUs online", ncpus);
+
+	TEST(test_files(), "each online CPU has a file cpuN, mode 0600, size of the buffer");
+	TEST(test_read_padding(), "read() returns one CPU's records in order across sub-buffers, padding skipped");
+	TEST(test_read_page(), "read() returns at most a page per call and the same stream");
+	TEST(test_mmap_every_cpu(), "mmap() of every CPU's buffer holds its records in place");
+	TEST(test_mmap_refused(), "mmap() with a wrong length, an offset or write access is refused");
+	TEST(test_poll_not_before(), "poll() reports nothing before a sub-buffer is complete");
+	TEST(test_poll_wakes(), "poll() wakes with POLLIN when another CPU completes a sub-buffer");
+	TEST(test_epoll_wakes(), "epoll_wait() wakes with EPOLLIN when a sub-buffer completes");
+	TEST(test_drops_default(), "no-overwrite: N records into room for K count exactly N-K full");
+	TEST(test_drops_odd_size(), "exact drop count with padding (100-byte records, __relay_write)");
+	TEST(test_drops_reserve(), "exact drop count with relay_reserve()");
+	TEST(test_drops_callback(), "exact drop count through a subbuf_start callback, which finds its attribute");
+	TEST(test_drops_big(), "records larger than a sub-buffer are counted as big, not full");
+	TEST(test_consume_by_write(), "writing N to the file hands sub-buffers back; bad N is EINVAL");
+	TEST(test_overwrite(), "overwrite mode drops nothing and read() resumes at the oldest intact data");
+	TEST(test_reset(), "relay_reset() empties buffers, zeroes counters, restarts sequences");
+	TEST(test_remove_open(), "after removal an open file gets ENODEV from read/write and POLLERR");
+	TEST(test_remove_mapped(), "after removal touching a mapping gets SIGBUS");
+	TEST(test_remove_wakes_pollers(), "removal wakes pollers blocked in poll() and epoll_wait() with POLLERR");
+	TEST(test_remove_under_load(), "removing and re-creating under readers, mappers and pollers is clean");
+	TEST(test_shared_readers(), "readers sharing one buffer get every record exactly once");
+	TEST(test_hotplug(), "a CPU that comes online later gets its file; it stays when the CPU goes");
+	TEST(test_debugfs(), "a debugfs relay channel still reads and polls as before, and counts drops");
+
+	/* leave the module as it was loaded */
+	geometry(4096, 4, 0);
+	return test_done();
+}

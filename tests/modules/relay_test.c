@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * relay_test.c - test module for relay channels in sysfs (and debugfs)
+ *
+ * Pins, together with tests/guest/relay_sysfs.c, what the kernel series
+ * promises: a relay_attribute shows one file per CPU buffer that reads,
+ * maps, polls and hands sub-buffers back; drops are counted exactly; the
+ * files can be removed under readers; debugfs relay files still work.
+ * The module only provides the means: it writes self-checking records
+ * (relay_test.h) on the CPU it is told to and reports relay's counters.
+ *
+ * /sys/kernel/relay_test/
+ *	cpu0..cpuN	the sysfs relay channel (0600)
+ *	geometry	"SUBBUF_SIZE N_SUBBUFS MODE" (0644); writing re-creates
+ *			the channel.  MODE 0: relay's default (no-overwrite,
+ *			no callback), 1: overwrite (subbuf_start callback
+ *			that always continues), 2: no-overwrite through a
+ *			subbuf_start callback
+ *	present		"1" while the channel exists (0644); write 0 to remove
+ *			it, 1 to create it again
+ *	write		"CPU COUNT SIZE [write|__write|reserve]" (0200): write
+ *			COUNT records of SIZE bytes on CPU with relay_write(),
+ *			__relay_write() or relay_reserve()
+ *	reset, flush	write 1: relay_reset() / relay_flush() (0200)
+ *	stats		header, then per CPU that has a buffer:
+ *			"cpu events bytes full big produced consumed" (0444)
+ *	callbacks	"CALLS BAD": subbuf_start calls, and calls that did
+ *			not find the attribute in chan->private_data (0444)
+ *	debugfs_write, debugfs_reset, debugfs_stats
+ *			the same for a debugfs channel "dbg" in
+ *			/sys/kernel/debug/relay_test/ (no-overwrite)
+ */
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/relay.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/workqueue.h>
+
+#include "relay_test.h"
+
+static unsigned int subbuf_size = 4096;
+module_param(subbuf_size, uint, 0444);
+MODULE_PARM_DESC(subbuf_size, "sub-buffer size of the sysfs channel at load");
+
+static unsigned int n_subbufs = 4;
+module_param(n_subbufs, uint, 0444);
+MODULE_PARM_DESC(n_subbufs, "sub-buffers per CPU of the sysfs channel at load");
+
+static unsigned int dbg_subbuf_size = 4096;
+module_param(dbg_subbuf_size, uint, 0444);
+MODULE_PARM_DESC(dbg_subbuf_size, "sub-buffer size of the debugfs channel");
+
+static unsigned int dbg_n_subbufs = 4;
+module_param(dbg_n_subbufs, uint, 0444);
+MODULE_PARM_DESC(dbg_n_subbufs, "sub-buffers per CPU of the debugfs channel");
+
+enum relay_test_mode {
+	RELAY_TEST_DEFAULT,	/* no callback: relay's no-overwrite */
+	RELAY_TEST_OVERWRITE,	/* callback that always continues */
+	RELAY_TEST_CALLBACK,	/* callback that stops when full */
+	RELAY_TEST_NR_MODES
+};
+
+enum relay_test_method { RELAY_TEST_WRITE, RELAY_TEST___WRITE, RELAY_TEST_RESERVE };
+
+/* A channel the module writes to, with the next seq of every CPU. */
+struct relay_test_chan {
+	struct rchan *rchan;
+	u64 *seq;			/* nr_cpu_ids entries */
+};
+
+static DEFINE_MUTEX(relay_test_lock);	/* everything below */
+static struct kobject *relay_test_kobj;
+static struct relay_test_chan relay_test_sysfs;
+static struct relay_test_chan relay_test_dbg;
+static struct dentry *relay_test_dbg_dir;
+static enum relay_test_mode relay_test_mode;
+static atomic_long_t relay_test_calls;
+static atomic_long_t relay_test_bad_private;
+
+static struct relay_attribute relay_test_attr = __ATTR_RELAY(cpu, 0600, 4096, 4, NULL);
+
+static void relay_test_check_private(struct rchan_buf *buf)
+{
+	atomic_long_inc(&relay_test_calls);
+	if (buf->chan->private_data != &relay_test_attr)
+		atomic_long_inc(&relay_test_bad_private);
+}
+
+static int relay_test_subbuf_overwrite(struct rchan_buf *buf, void *subbuf,
+				       void *prev_subbuf, size_t prev_padding)
+{
+	relay_test_check_private(buf);
+	return 1;
+}
+
+static int relay_test_subbuf_stop(struct rchan_buf *buf, void *subbuf,
+				  void *prev_subbuf, size_t prev_padding)
+{
+	relay_test_check_private(buf);
+	return !relay_buf_full(buf);
+}
+
+/* --- writing records ------------------------------------------------------ */
+
+struct relay_test_job {
+	struct rchan *rchan;
+	unsigned int cpu;
+	unsigned long count;
+	unsigned int size;
+	enum relay_test_method method;
+	u64 first_seq;
+	u8 *rec;			/* one record, rebuilt for every seq */
+};
+
+static void relay_test_fill(u8 *rec, unsigned int cpu, u64 seq,
+			    unsigned int size)
+{
+	struct relay_test_record hdr = {
+		.magic = RELAY_TEST_MAGIC,
+		.cpu = cpu,
+		.size = size,
+		.seq = seq,
+		.sum = relay_test_sum(cpu, seq, size),
+	};
+	unsigned int i;
+
+	memcpy(rec, &hdr, sizeof(hdr));
+	for (i = 0; i + sizeof(hdr) < size; i++)
+		rec[sizeof(hdr) + i] = relay_test_byte(cpu, seq, i);
+}
+
+/* Runs on job->cpu (work_on_cpu_safe()). */
+static long relay_test_write_fn(void *arg)
+{
+	struct relay_test_job *job = arg;
+	unsigned long i;
+	void *slot;
+
+	if (raw_smp_processor_id() != job->cpu)
+		return -EIO;
+
+	for (i = 0; i < job->count; i++) {
+		relay_test_fill(job->rec, job->cpu, job->first_seq + i,
+				job->size);
+		switch (job->method) {
+		case RELAY_TEST_WRITE:
+			relay_write(job->rchan, job->rec, job->size);
+			break;
+		case RELAY_TEST___WRITE:
+			__relay_write(job->rchan, job->rec, job->size);
+			break;
+		case RELAY_TEST_RESERVE:
+			preempt_disable();
+			slot = relay_reserve(job->rchan, job->size);
+			if (slot)
+				memcpy(slot, job->rec, job->size);
+			preempt_enable();
+			break;
+		}
+		if (!(i % 1024))
+			cond_resched();
+	}
+
+	return 0;
+}
+
+static int relay_test_parse_method(const char *s, enum relay_test_method *m)
+{
+	if (!*s || !strcmp(s, "write"))
+		*m = RELAY_TEST_WRITE;
+	else if (!strcmp(s, "__write"))
+		*m = RELAY_TEST___WRITE;
+	else if (!strcmp(s, "reserve"))
+		*m = RELAY_TEST_RESERVE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "CPU COUNT SIZE [METHOD]" */
+static ssize_t relay_test_write(struct relay_test_chan *tc, const char *buf,
+				size_t count)
+{
+	struct relay_test_job job = { };
+	char method[16] = "";
+	int n, end = 0;
+	long ret;
+
+	n = sscanf(buf, "%u %lu %u %n%15s %n", &job.cpu, &job.count, &job.size,
+		   &end, method, &end);
+	if (n < 3 || buf[end] != '\0')
+		return -EINVAL;
+	if (relay_test_parse_method(method, &job.method))
+		return -EINVAL;
+	if (job.cpu >= nr_cpu_ids || !job.count || job.count > (1UL << 24) ||
+	    job.size < RELAY_TEST_MIN_SIZE || job.size > RELAY_TEST_MAX_SIZE)
+		return -EINVAL;
+
+	job.rec = kmalloc(job.size, GFP_KERNEL);
+	if (!job.rec)
+		return -ENOMEM;
+
+	mutex_lock(&relay_test_lock);
+	ret = -ENODEV;
+	if (!tc->rchan)
+		goto out;
+	job.rchan = tc->rchan;
+	job.first_seq = tc->seq[job.cpu];
+	ret = work_on_cpu_safe(job.cpu, relay_test_write_fn, &job);
+	if (!ret)
+		tc->seq[job.cpu] += job.count;
+out:
+	mutex_unlock(&relay_test_lock);
+	kfree(job.rec);
+
+	return ret ? ret : count;
+}
+
+/* --- channel set-up ------------------------------------------------------- */
+
+static int relay_test_create(void)
+{
+	int ret;
+
+	switch (relay_test_mode) {
+	case RELAY_TEST_OVERWRITE:
+		relay_test_attr.subbuf_start = relay_test_subbuf_overwrite;
+		break;
+	case RELAY_TEST_CALLBACK:
+		relay_test_attr.subbuf_start = relay_test_subbuf_stop;
+		break;
+	default:
+		relay_test_attr.subbuf_start = NULL;
+		break;
+	}
+	ret = sysfs_create_relay_file(relay_test_kobj, &relay_test_attr);
+	if (ret)
+		return ret;
+	relay_test_sysfs.rchan = relay_test_attr.rchan;
+	memset(relay_test_sysfs.seq, 0, nr_cpu_ids * sizeof(u64));
+	return 0;
+}
+
+static void relay_test_remove(void)
+{
+	relay_test_sysfs.rchan = NULL;
+	sysfs_remove_relay_file(relay_test_kobj, &relay_test_attr);
+}
+
+static bool relay_test_geometry_ok(unsigned long size, unsigned long n,
+				   unsigned int mode)
+{
+	return size >= 64 && size <= (4UL << 20) && n >= 1 && n <= 1024 &&
+	       size * n <= (64UL << 20) && mode < RELAY_TEST_NR_MODES;
+}
+
+static struct dentry *relay_test_dbg_create(const char *filename,
+					    struct dentry *parent,
+					    umode_t mode,
+					    struct rchan_buf *buf,
+					    int *is_global)
+{
+	return debugfs_create_file(filename, mode, parent, buf,
+				   &relay_file_operations);
+}
+
+static int relay_test_dbg_remove(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+static const struct rchan_callbacks relay_test_dbg_cb = {
+	.create_buf_file = relay_test_dbg_create,
+	.remove_buf_file = relay_test_dbg_remove,
+};
+
+/* --- attributes ----------------------------------------------------------- */
+
+static ssize_t relay_test_show_stats(struct relay_test_chan *tc, char *buf)
+{
+	struct rchan_buf_stats st;
+	struct rchan_buf *rbuf;
+	unsigned int cpu;
+	int len;
+
+	len = sysfs_emit(buf, "cpu events bytes full big produced consumed\n");
+	mutex_lock(&relay_test_lock);
+	for (cpu = 0; tc->rchan && cpu < nr_cpu_ids; cpu++) {
+		if (relay_buf_stats(tc->rchan, cpu, &st))
+			continue;
+		rbuf = *per_cpu_ptr(tc->rchan->buf, cpu);
+		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %zu %zu\n",
+				     cpu, st.events, st.bytes, st.full, st.big,
+				     rbuf->subbufs_produced,
+				     rbuf->subbufs_consumed);
+	}
+	mutex_unlock(&relay_test_lock);
+
+	return len;
+}
+
+static int relay_test_parse_one(const char *buf)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v != 1)
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t geometry_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	ssize_t len;
+
+	mutex_lock(&relay_test_lock);
+	len = sysfs_emit(buf, "%zu %zu %u\n", relay_test_attr.subbuf_size,
+			 relay_test_attr.n_subbufs, relay_test_mode);
+	mutex_unlock(&relay_test_lock);
+	return len;
+}
+
+static ssize_t geometry_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	unsigned long size, n;
+	unsigned int mode;
+	int end = 0;
+	int ret;
+
+	if (sscanf(buf, "%lu %lu %u %n", &size, &n, &mode, &end) != 3 ||
+	    buf[end] != '\0' || !relay_test_geometry_ok(size, n, mode))
+		return -EINVAL;
+
+	mutex_lock(&relay_test_lock);
+	if (relay_test_sysfs.rchan)
+		relay_test_remove();
+	relay_test_attr.subbuf_size = size;
+	relay_test_attr.n_subbufs = n;
+	relay_test_mode = mode;
+	ret = relay_test_create();
+	mutex_unlock(&relay_test_lock);
+
+	return ret ? ret : count;
+}
+
+static ssize_t present_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(relay_test_sysfs.rchan) != NULL);
+}
+
+static ssize_t present_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	bool want;
+	int ret = 0;
+
+	if (kstrtobool(buf, &want))
+		return -EINVAL;
+
+	mutex_lock(&relay_test_lock);
+	if (want && !relay_test_sysfs.rchan)
+		ret = relay_test_create();
+	else if (!want && relay_test_sysfs.rchan)
+		relay_test_remove();
+	mutex_unlock(&relay_test_lock);
+
+	return ret ? ret : count;
+}
+
+static ssize_t write_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	return relay_test_write(&relay_test_sysfs, buf, count);
+}
+
+static ssize_t relay_test_reset(struct relay_test_chan *tc, const char *buf,
+				size_t count)
+{
+	ssize_t ret;
+
+	if (relay_test_parse_one(buf))
+		return -EINVAL;
+
+	mutex_lock(&relay_test_lock);
+	ret = -ENODEV;
+	if (tc->rchan) {
+		relay_reset(tc->rchan);
+		memset(tc->seq, 0, nr_cpu_ids * sizeof(u64));
+		ret = count;
+	}
+	mutex_unlock(&relay_test_lock);
+	return ret;
+}
+
+static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	return relay_test_reset(&relay_test_sysfs, buf, count);
+}
+
+static ssize_t flush_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	if (relay_test_parse_one(buf))
+		return -EINVAL;
+
+	mutex_lock(&relay_test_lock);
+	relay_flush(relay_test_sysfs.rchan);
+	mutex_unlock(&relay_test_lock);
+	return count;
+}
+
+static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return relay_test_show_stats(&relay_test_sysfs, buf);
+}
+
+static ssize_t callbacks_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%ld %ld\n", atomic_long_read(&relay_test_calls),
+			  atomic_long_read(&relay_test_bad_private));
+}
+
+static ssize_t debugfs_write_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	return relay_test_write(&relay_test_dbg, buf, count);
+}
+
+static ssize_t debugfs_reset_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	return relay_test_reset(&relay_test_dbg, buf, count);
+}
+
+static ssize_t debugfs_stats_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return relay_test_show_stats(&relay_test_dbg, buf);
+}
+
+static struct kobj_attribute geometry_attr = __ATTR_RW(geometry);
+static struct kobj_attribute present_attr = __ATTR_RW(present);
+static struct kobj_attribute write_attr = __ATTR_WO(write);
+static struct kobj_attribute reset_attr = __ATTR_WO(reset);
+static struct kobj_attribute flush_attr = __ATTR_WO(flush);
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+static struct kobj_attribute callbacks_attr = __ATTR_RO(callbacks);
+static struct kobj_attribute debugfs_write_attr = __ATTR_WO(debugfs_write);
+static struct kobj_attribute debugfs_reset_attr = __ATTR_WO(debugfs_reset);
+static struct kobj_attribute debugfs_stats_attr = __ATTR_RO(debugfs_stats);
+
+static struct attribute *relay_test_attrs[] = {
+	&geometry_attr.attr,
+	&present_attr.attr,
+	&write_attr.attr,
+	&reset_attr.attr,
+	&flush_attr.attr,
+	&stats_attr.attr,
+	&callbacks_attr.attr,
+	&debugfs_write_attr.attr,
+	&debugfs_reset_attr.attr,
+	&debugfs_stats_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group relay_test_group = {
+	.attrs = relay_test_attrs,
+};
+
+/* --- module --------------------------------------------------------------- */
+
+static int __init relay_test_init(void)
+{
+	int ret = -ENOMEM;
+
+	if (!relay_test_geometry_ok(subbuf_size, n_subbufs, 0) ||
+	    !relay_test_geometry_ok(dbg_subbuf_size, dbg_n_subbufs, 0))
+		return -EINVAL;
+
+	relay_test_sysfs.seq = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	relay_test_dbg.seq = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	if (!relay_test_sysfs.seq || !relay_test_dbg.seq)
+		goto err_free_seq;
+
+	relay_test_kobj = kobject_create_and_add("relay_test", kernel_kobj);
+	if (!relay_test_kobj)
+		goto err_free_seq;
+
+	ret = sysfs_create_group(relay_test_kobj, &relay_test_group);
+	if (ret)
+		goto err_put_kobj;
+
+	relay_test_attr.subbuf_size = subbuf_size;
+	relay_test_attr.n_subbufs = n_subbufs;
+	ret = relay_test_create();
+	if (ret)
+		goto err_remove_group;
+
+	relay_test_dbg_dir = debugfs_create_dir("relay_test", NULL);
+	relay_test_dbg.rchan = relay_open("dbg", relay_test_dbg_dir,
+					  dbg_subbuf_size, dbg_n_subbufs,
+					  &relay_test_dbg_cb, NULL);
+	if (!relay_test_dbg.rchan) {
+		ret = -ENOMEM;
+		goto err_remove_dir;
+	}
+
+	return 0;
+
+err_remove_dir:
+	debugfs_remove(relay_test_dbg_dir);
+	relay_test_remove();
+err_remove_group:
+	sysfs_remove_group(relay_test_kobj, &relay_test_group);
+err_put_kobj:
+	kobject_put(relay_test_kobj);
+err_free_seq:
+	kfree(relay_test_dbg.seq);
+	kfree(relay_test_sysfs.seq);
+	return ret;
+}
+
+static void __exit relay_test_exit(void)
+{
+	relay_close(relay_test_dbg.rchan);
+	debugfs_remove(relay_test_dbg_dir);
+	if (relay_test_sysfs.rchan)
+		relay_test_remove();
+	sysfs_remove_group(relay_test_kobj, &relay_test_group);
+	kobject_put(relay_test_kobj);
+	kfree(relay_test_dbg.seq);
+	kfree(relay_test_sysfs.seq);
+}
+
+module_init(relay_test_init);
+module_exit(relay_test_exit);
+
+MODULE_DESCRIPTION("Test module for relay channels as sysfs attributes");
+MODULE_AUTHOR("Relay Sysfs Maintainers <maintainers@users.noreply.a-seed-96cd6f7c.example>");
+MODULE_LICENSE("GPL");
