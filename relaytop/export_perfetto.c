@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export_perfetto.c - a recording as Chrome trace-event JSON (see
+ * export_perfetto.h and docs/export.md).
+ *
+ * Two passes over the recording, so nothing is held in memory:
+ *
+ *   {"displayTimeUnit":"ns","otherData":{...},
+ *    "traceEvents":[ ...pass 1... ],
+ *    "systemTraceEvents":"# tracer: nop\n ...pass 2..."}
+ *
+ * Pass 1, per CPU track (thread "CPU n" of process "sched_relay CPUs"):
+ * - the running task as a complete ("X") slice from the sched_switch that
+ *   put it on the CPU to the one that took it off.  After a gap the task on
+ *   the CPU is unknown; the slice of the task that the next sched_switch
+ *   takes off starts at the first record after the gap, since nothing is
+ *   missing from there on.  The idle task (pid 0) gets no slice.
+ * - every other event as an instant with the tracepoint's fields as args;
+ * - each gap as a slice "N events dropped" (or "lost") from the CPU's last
+ *   record before it to the first after it;
+ * - counters: "CPU n event rate" (events/s over PERFETTO_RATE_BIN_NS bins,
+ *   so rate x bin width summed is the CPU's event count) and
+ *   "CPU n missing events" (cumulative dropped and lost).
+ * Timestamps are CLOCK_MONOTONIC in microseconds with ns precision.
+ *
+ * Pass 2 writes the events as ftrace text (the format of trace_pipe and
+ * `trace-cmd report`), one line each, with gaps as '#' comment lines, which
+ * both viewers skip.
+ */
+#include "export_perfetto.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "events.h"
+#include "record.h"
+#include "util.h"
+
+#define NS_PER_S UINT64_C(1000000000)
+
+/* ---- JSON text ------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+	    (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;	/* overlong, too large or a surrogate */
+	return len;
+}
+
+/*
+ * The contents of a JSON string (no quotes) for the first max bytes of s,
+ * up to a NUL.  Task names are bytes, not necessarily UTF-8: a byte that
+ * is not part of valid UTF-8 is written as the code point of its value.
+ */
+static void json_chars(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strnlen(s, max);
+
+	for (size_t i = 0; i < n;) {
+		size_t len;
+
+		switch (p[i]) {
+		case '"':  fputs("\\\"", f); i++; continue;
+		case '\\': fputs("\\\\", f); i++; continue;
+		case '\n': fputs("\\n", f); i++; continue;
+		case '\t': fputs("\\t", f); i++; continue;
+		}
+		if (p[i] < 0x20 || p[i] == 0x7f) {
+			fprintf(f, "\\u%04x", p[i++]);
+			continue;
+		}
+		len = utf8_len(p + i, n - i);
+		if (!len) {
+			fprintf(f, "\\u%04x", p[i++]);
+			continue;
+		}
+		fwrite(p + i, 1, len, f);
+		i += len;
+	}
+}
+
+static void json_str(FILE *f, const char *s, size_t max)
+{
+	fputc('"', f);
+	json_chars(f, s, max);
+	fputc('"', f);
+}
+
+/* Nanoseconds as microseconds, the unit of "ts" and "dur". */
+static void json_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+}
+
+/* ---- pass 1: tracks ------------------------------------------------- */
+
+enum on_cpu { CPU_UNKNOWN, CPU_IDLE, CPU_TASK };
+
+struct pf_cpu {
+	bool have_record;
+	uint64_t last_ts;	/* its newest record's ts */
+	bool known;		/* nothing missing since known_since */
+	uint64_t known_since;
+	enum on_cpu on;
+	char comm[SCHED_RELAY_COMM_LEN];	/* CPU_TASK: the task */
+	int32_t pid;
+	int32_t prio;
+	uint64_t since;		/* CPU_TASK: on the CPU since */
+	uint64_t dropped;	/* cumulative, as the recording says */
+	uint64_t lost;
+	uint64_t bin_count;	/* records in the current rate bin */
+	double rate;		/* the rate counter's last value */
+	bool rate_set;
+};
+
+struct pf_export {
+	FILE *f;
+	bool first;		/* no traceEvents element written yet */
+	uint64_t t0;		/* the recording's start */
+	unsigned int ncpus;
+	struct pf_cpu *cpu;
+	bool bins_started;
+	uint64_t bin_start;
+};
+
+/* Start an event: {"ph":"X","pid":..,"tid":..,"ts":.. */
+static void ev_begin(struct pf_export *ex, char ph, unsigned int cpu,
+		     uint64_t ts)
+{
+	fprintf(ex->f, "%s{\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"ts\":",
+		ex->first ? "\n" : ",\n", ph, PERFETTO_CPUS_PID,
+		perfetto_cpu_tid(cpu));
+	json_us(ex->f, ts);
+	ex->first = false;
+}
+
+static void put_metadata(struct pf_export *ex)
+{
+	fprintf(ex->f, "%s{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\","
+		"\"args\":{\"name\":\"sched_relay CPUs\"}}", ex->first ? "\n" :
+		",\n", PERFETTO_CPUS_PID);
+	ex->first = false;
+	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		fprintf(ex->f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+			"\"name\":\"thread_name\",\"args\":{\"name\":\"CPU %u\"}}",
+			PERFETTO_CPUS_PID, perfetto_cpu_tid(cpu), cpu);
+		fprintf(ex->f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+			"\"name\":\"thread_sort_index\",\"args\":"
+			"{\"sort_index\":%u}}", PERFETTO_CPUS_PID,
+			perfetto_cpu_tid(cpu), cpu);
+	}
+}
+
+static void put_rate(struct pf_export *ex, unsigned int cpu, uint64_t ts,
+		     double rate)
+{
+	struct pf_cpu *c = &ex->cpu[cpu];
+
+	if (c->rate_set && c->rate == rate)
+		return;
+	ev_begin(ex, 'C', cpu, ts);
+	fprintf(ex->f, ",\"name\":\"CPU %u event rate\",\"args\":"
+		"{\"events/s\":%.0f}}", cpu, rate);
+	c->rate = rate;
+	c->rate_set = true;
+}
+
+static void put_missing(struct pf_export *ex, unsigned int cpu, uint64_t ts)
+{
+	struct pf_cpu *c = &ex->cpu[cpu];
+
+	ev_begin(ex, 'C', cpu, ts);
+	fprintf(ex->f, ",\"name\":\"CPU %u missing events\",\"args\":"
+		"{\"dropped\":%" PRIu64 ",\"lost\":%" PRIu64 "}}", cpu,
+		c->dropped, c->lost);
+}
+
+/* The rate bin starting at bin_start is complete: a counter value each. */
+static void flush_bin(struct pf_export *ex)
+{
+	const double per_s = (double)NS_PER_S / PERFETTO_RATE_BIN_NS;
+
+	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		struct pf_cpu *c = &ex->cpu[cpu];
+
+		put_rate(ex, cpu, ex->bin_start, (double)c->bin_count * per_s);
+		c->bin_count = 0;
+	}
+}
+
+static bool all_idle(const struct pf_export *ex)
+{
+	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
+		if (ex->cpu[cpu].bin_count ||
+		    (ex->cpu[cpu].rate_set && ex->cpu[cpu].rate != 0))
+			return false;
+	return true;
+}
+
+/* Close the rate bins that end at or before ts. */
+static void advance_bins(struct pf_export *ex, uint64_t ts)
+{
+	if (!ex->bins_started) {	/* every CPU's counters start here */
+		ex->bins_started = true;
+		ex->bin_start = ts;
+		for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
+			put_missing(ex, cpu, ts);
+		return;
+	}
+	while (ts >= ex->bin_start + PERFETTO_RATE_BIN_NS) {
+		flush_bin(ex);
+		ex->bin_start += PERFETTO_RATE_BIN_NS;
+		if (all_idle(ex) && ts >= ex->bin_start + PERFETTO_RATE_BIN_NS)
+			ex->bin_start += (ts - ex->bin_start) /
+				PERFETTO_RATE_BIN_NS * PERFETTO_RATE_BIN_NS;
+	}
+}
+
+/* A slice of task on cpu over [start, end]; end_state NULL if unknown. */
+static void put_task_slice(struct pf_export *ex, unsigned int cpu,
+			   const char *comm, int32_t pid, int32_t prio,
+			   uint64_t start, uint64_t end, const char *end_state)
+{
+	FILE *f = ex->f;
+
+	ev_begin(ex, 'X', cpu, start);
+	fputs(",\"dur\":", f);
+	json_us(f, end - start);
+	fputs(",\"cat\":\"sched\",\"name\":", f);
+	json_str(f, comm, SCHED_RELAY_COMM_LEN);
+	fprintf(f, ",\"args\":{\"pid\":%" PRId32 ",\"prio\":%" PRId32, pid,
+		prio);
+	if (end_state) {
+		fputs(",\"end_state\":", f);
+		json_str(f, end_state, 32);
+	}
+	fputs("}}", f);
+}
+
+/* What was on the CPU is no longer known (a gap, the channel's end). */
+static void lose_track(struct pf_export *ex, unsigned int cpu)
+{
+	struct pf_cpu *c = &ex->cpu[cpu];
+
+	if (c->on == CPU_TASK && c->last_ts > c->since)
+		put_task_slice(ex, cpu, c->comm, c->pid, c->prio, c->since,
+			       c->last_ts, NULL);
+	c->on = CPU_UNKNOWN;
+	c->known = false;
+}
+
+static void on_switch(struct pf_export *ex, unsigned int cpu,
+		      const struct sched_relay_record *r, uint64_t ts)
+{
+	struct pf_cpu *c = &ex->cpu[cpu];
+	char state[32];
+
+	dump_prev_state(r->state, state, sizeof(state));
+	if (c->on == CPU_TASK)
+		put_task_slice(ex, cpu, c->comm, c->pid, c->prio, c->since, ts,
+			       state);
+	else if (c->on == CPU_UNKNOWN && r->pid != 0 && c->known_since < ts)
+		put_task_slice(ex, cpu, r->comm, r->pid, r->prio,
+			       c->known_since, ts, state);
+	if (r->pid2 == 0) {
+		c->on = CPU_IDLE;
+		return;
+	}
+	c->on = CPU_TASK;
+	memcpy(c->comm, r->comm2, sizeof(c->comm));
+	c->pid = r->pid2;
+	c->prio = r->prio2;
+	c->since = ts;
+}
+
+static void put_int_arg(FILE *f, const char *name, int64_t v, bool *first)
+{
+	fprintf(f, "%s\"%s\":%" PRId64, *first ? "" : ",", name, v);
+	*first = false;
+}
+
+static void put_comm_arg(FILE *f, const char *name, const char *comm,
+			 bool *first)
+{
+	fprintf(f, "%s\"%s\":", *first ? "" : ",", name);
+	json_str(f, comm, SCHED_RELAY_COMM_LEN);
+	*first = false;
+}
+
+/* An instant with the tracepoint's fields, named as the kernel names them. */
+static void on_instant(struct pf_export *ex, unsigned int cpu,
+		       const struct sched_relay_record *r, uint64_t ts)
+{
+	FILE *f = ex->f;
+	bool first = true;
+
+	ev_begin(ex, 'i', cpu, ts);
+	fprintf(f, ",\"s\":\"t\",\"cat\":\"sched\",\"name\":\"%s\",\"args\":{",
+		r->type < SCHED_RELAY_NR_EVENTS ?
+		event_type(r->type)->tracepoint : "sched_relay_unknown");
+	switch (r->type) {
+	case SCHED_RELAY_WAKEUP:
+	case SCHED_RELAY_WAKEUP_NEW:
+		put_comm_arg(f, "comm", r->comm, &first);
+		put_int_arg(f, "pid", r->pid, &first);
+		put_int_arg(f, "prio", r->prio, &first);
+		put_int_arg(f, "target_cpu", r->target_cpu, &first);
+		break;
+	case SCHED_RELAY_MIGRATE:
+		put_comm_arg(f, "comm", r->comm, &first);
+		put_int_arg(f, "pid", r->pid, &first);
+		put_int_arg(f, "prio", r->prio, &first);
+		put_int_arg(f, "orig_cpu", r->orig_cpu, &first);
+		put_int_arg(f, "dest_cpu", r->target_cpu, &first);
+		break;
+	case SCHED_RELAY_FORK:
+		put_comm_arg(f, "parent_comm", r->comm, &first);
+		put_int_arg(f, "parent_pid", r->pid, &first);
+		put_comm_arg(f, "child_comm", r->comm2, &first);
+		put_int_arg(f, "child_pid", r->pid2, &first);
+		break;
+	case SCHED_RELAY_EXIT:
+		put_comm_arg(f, "comm", r->comm, &first);
+		put_int_arg(f, "pid", r->pid, &first);
+		put_int_arg(f, "prio", r->prio, &first);
+		break;
+	default:
+		put_int_arg(f, "type", r->type, &first);
+		put_int_arg(f, "state", r->state, &first);
+		put_int_arg(f, "pid", r->pid, &first);
+		put_int_arg(f, "pid2", r->pid2, &first);
+		put_int_arg(f, "prio", r->prio, &first);
+		put_int_arg(f, "prio2", r->prio2, &first);
+		put_int_arg(f, "target_cpu", r->target_cpu, &first);
+		put_int_arg(f, "orig_cpu", r->orig_cpu, &first);
+		put_comm_arg(f, "comm", r->comm, &first);
+		put_comm_arg(f, "comm2", r->comm2, &first);
+		break;
+	}
+	fputs("}}", f);
+}
+
+static void on_record(struct pf_export *ex, unsigned int cpu,
+		      const struct sched_relay_record *r, uint64_t ts)
+{
+	struct pf_cpu *c = &ex->cpu[cpu];
+
+	advance_bins(ex, ts);
+	c->bin_count++;
+	if (!c->known) {
+		c->known = true;
+		c->known_since = ts;
+	}
+	if (r->type == SCHED_RELAY_SWITCH)
+		on_switch(ex, cpu, r, ts);
+	else
+		on_instant(ex, cpu, r, ts);
+	c->last_ts = ts;
+	c->have_record = true;
+}
+
+static void on_gap(struct pf_export *ex, const struct record_item *it)
+{
+	struct pf_cpu *c = &ex->cpu[it->cpu];
+	bool dropped = it->kind == ITEM_DROPPED;
+	uint64_t from = c->have_record ? c->last_ts :
+			(ex->t0 < it->ts ? ex->t0 : it->ts);
+	uint64_t to = it->ts > from ? it->ts : from;
+	FILE *f = ex->f;
+
+	advance_bins(ex, to);
+	lose_track(ex, it->cpu);
+	if (dropped)
+		c->dropped += it->count;
+	else
+		c->lost += it->count;
+	put_missing(ex, it->cpu, to);
+	ev_begin(ex, 'X', it->cpu, from);
+	fputs(",\"dur\":", f);
+	json_us(f, to - from);
+	fprintf(f, ",\"cat\":\"relaytop\",\"name\":\"%" PRIu64 " event%s %s\","
+		"\"args\":{\"count\":%" PRIu64 ",\"why\":\"%s\"}}", it->count,
+		it->count == 1 ? "" : "s", dropped ? "dropped" : "lost",
+		it->count, dropped ?
+		"dropped by the producer (buffer full)" :
+		"lost by relaytop (overwritten before it read them)");
+}
+
+static void on_marker(struct pf_export *ex, const struct record_item *it)
+{
+	FILE *f = ex->f;
+	bool global = it->cpu == RECORD_NO_CPU;
+	char events[128];
+
+	advance_bins(ex, it->ts);
+	ev_begin(ex, 'i', global ? 0 : it->cpu, it->ts);
+	fprintf(f, ",\"s\":\"%s\",\"cat\":\"relaytop\",", global ? "g" : "t");
+	switch (it->kind) {
+	case ITEM_RESTART:
+		fprintf(f, "\"name\":\"channel reset\",\"args\":{\"generation\":"
+			"%" PRIu64 "}}", it->generation);
+		break;
+	case ITEM_GONE:
+		fputs("\"name\":\"channel went away\",\"args\":{}}", f);
+		for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
+			if (global || cpu == it->cpu)
+				lose_track(ex, cpu);
+		break;
+	default:
+		events_format(it->config.events, ",", events, sizeof(events));
+		fprintf(f, "\"name\":\"configuration changed\",\"args\":{"
+			"\"generation\":%" PRIu64 ",\"subbuf_size\":%" PRIu32
+			",\"n_subbufs\":%" PRIu32 ",\"events\":\"%s\","
+			"\"overwrite\":%d,\"enabled\":%d}}",
+			it->config.generation, it->config.subbuf_size,
+			it->config.n_subbufs, events,
+			!!(it->config.flags & RECORD_F_OVERWRITE),
+			!!(it->config.flags & RECORD_F_ENABLED));
+		/* without sched_switch, who runs is no longer followed */
+		if (!(it->config.events & (1u << SCHED_RELAY_SWITCH)))
+			for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
+				lose_track(ex, cpu);
+		break;
+	}
+}
+
+static void finish_tracks(struct pf_export *ex)
+{
+	if (ex->bins_started) {
+		flush_bin(ex);
+		for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
+			put_rate(ex, cpu, ex->bin_start + PERFETTO_RATE_BIN_NS,
+				 0);
+	}
+	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
+		lose_track(ex, cpu);
+}
+
+/* ---- pass 2: ftrace text -------------------------------------------- */
+
+struct current_task {
+	bool known;
+	char comm[SCHED_RELAY_COMM_LEN];
+	int32_t pid;
+};
+
+/* One line as trace_pipe prints it, into the JSON string. */
+static void put_text_record(FILE *f, unsigned int cpu,
+			    const struct sched_relay_record *r,
+			    struct current_task *cur)
+{
+	char line[512], fields[256], comm[SCHED_RELAY_COMM_LEN + 1];
+	int32_t pid = 0;
+
+	switch (r->type) {
+	case SCHED_RELAY_SWITCH:
+	case SCHED_RELAY_FORK:
+	case SCHED_RELAY_EXIT:
+		snprintf(comm, sizeof(comm), "%.16s", r->comm);
+		pid = r->pid;
+		break;
+	default:
+		snprintf(comm, sizeof(comm), "%.16s",
+			 cur->known ? cur->comm : "<...>");
+		pid = cur->known ? cur->pid : 0;
+		break;
+	}
+	if (r->type == SCHED_RELAY_SWITCH) {
+		cur->known = true;
+		memcpy(cur->comm, r->comm2, sizeof(cur->comm));
+		cur->pid = r->pid2;
+	}
+	dump_fields(r, fields, sizeof(fields));
+	snprintf(line, sizeof(line), "%16s-%-7" PRId32 " [%03u] .... %5"
+		 PRIu64 ".%09" PRIu64 ": %s: %s\n", comm, pid < 0 ? 0 : pid,
+		 cpu, (uint64_t)(r->ts / NS_PER_S),
+		 (uint64_t)(r->ts % NS_PER_S),
+		 r->type < SCHED_RELAY_NR_EVENTS ?
+		 event_type(r->type)->tracepoint : "sched_relay_unknown",
+		 fields);
+	json_chars(f, line, sizeof(line));
+}
+
+static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
+{
+	struct record_stream s;
+	struct record_item it;
+	struct current_task *cur;
+	char line[128];
+	int n;
+
+	if (record_stream_open(&s, recording)) {
+		warn("%s", s.error);
+		record_stream_close(&s);
+		return -1;
+	}
+	cur = xcalloc(ncpus ? ncpus : 1, sizeof(*cur));
+	json_chars(f, "# tracer: nop\n#\n", 32);
+	while ((n = record_stream_next(&s, &it)) > 0) {
+		if (it.kind == ITEM_GONE && it.cpu == RECORD_NO_CPU)
+			for (unsigned int cpu = 0; cpu < ncpus; cpu++)
+				cur[cpu].known = false;
+		if (it.cpu >= ncpus)
+			continue;
+		switch (it.kind) {
+		case ITEM_RECORD:
+			put_text_record(f, it.cpu, it.rec, &cur[it.cpu]);
+			break;
+		case ITEM_DROPPED:
+		case ITEM_LOST:
+			snprintf(line, sizeof(line), "# CPU:%u [%" PRIu64
+				 " EVENTS %s]\n", it.cpu, it.count,
+				 it.kind == ITEM_DROPPED ? "DROPPED" : "LOST");
+			json_chars(f, line, sizeof(line));
+			cur[it.cpu].known = false;
+			break;
+		default:
+			cur[it.cpu].known = false;
+			break;
+		}
+	}
+	free(cur);
+	record_stream_close(&s);
+	return 0;
+}
+
+/* ---- the file ------------------------------------------------------- */
+
+static unsigned int count_cpus(const struct record_stream *s)
+{
+	unsigned int n = s->hdr.nr_cpus;
+
+	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->summary[cpu].present && cpu + 1 > n)
+			n = cpu + 1;
+	return n;
+}
+
+static void put_other_data(FILE *f, const struct record_stream *s,
+			   const char *recording, unsigned int ncpus)
+{
+	const struct record_file_header *h = &s->hdr;
+	char events[128];
+
+	events_format(h->events, ",", events, sizeof(events));
+	fputs("{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"source\":"
+	      "\"relaytop --export-perfetto\",\"recording\":", f);
+	json_str(f, recording, strlen(recording));
+	fputs(",\"channel\":", f);
+	json_str(f, h->channel, sizeof(h->channel));
+	fprintf(f, ",\"clock\":\"CLOCK_MONOTONIC (ts in us)\","
+		"\"start_mono_ns\":\"%" PRIu64 "\",\"start_real_ns\":\"%" PRIu64
+		"\",\"nr_cpus\":\"%u\",\"events\":\"%s\",\"overwrite\":\"%d\"},"
+		"\n\"traceEvents\":[", h->start_mono_ns, h->start_real_ns,
+		ncpus, events, !!(h->flags & RECORD_F_OVERWRITE));
+}
+
+/* Pass 1 and the frame around both; -1 when the recording is unusable. */
+static int write_json(FILE *f, const char *recording, bool *damaged)
+{
+	struct record_stream s;
+	struct record_item it;
+	struct pf_export ex = { .f = f, .first = true };
+	int n;
+
+	if (record_stream_open(&s, recording)) {
+		warn("%s", s.error);
+		record_stream_close(&s);
+		return -1;
+	}
+	ex.t0 = s.hdr.start_mono_ns;
+	ex.ncpus = count_cpus(&s);
+	ex.cpu = xcalloc(ex.ncpus ? ex.ncpus : 1, sizeof(*ex.cpu));
+	put_other_data(f, &s, recording, ex.ncpus);
+	put_metadata(&ex);
+	while ((n = record_stream_next(&s, &it)) > 0) {
+		if (it.cpu >= ex.ncpus && it.cpu != RECORD_NO_CPU)
+			continue;
+		switch (it.kind) {
+		case ITEM_RECORD:
+			on_record(&ex, it.cpu, it.rec, it.rec->ts);
+			break;
+		case ITEM_DROPPED:
+		case ITEM_LOST:
+			on_gap(&ex, &it);
+			break;
+		default:
+			on_marker(&ex, &it);
+			break;
+		}
+	}
+	finish_tracks(&ex);
+	fputs("\n],\n\"systemTraceEvents\":\"", f);
+	if (n < 0 || s.error[0]) {
+		warn("%s", s.error);
+		*damaged = true;
+	}
+	record_stream_close(&s);
+	if (text_pass(f, recording, ex.ncpus)) {
+		free(ex.cpu);
+		return -1;
+	}
+	fputs("\"}\n", f);
+	free(ex.cpu);
+	return 0;
+}
+
+/* A temporary file beside path, renamed over it when complete. */
+static FILE *open_temp(const char *path, char **tmp)
+{
+	size_t len = strlen(path) + 16;
+	mode_t mask;
+	FILE *f;
+	int fd;
+
+	*tmp = xmalloc(len);
+	snprintf(*tmp, len, "%s.tmpXXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		warn("%s: cannot create: %s", path, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
+		warn("%s: %s", *tmp, strerror(errno));
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	return f;
+}
+
+int export_perfetto(const char *recording, const char *outfile)
+{
+	bool to_stdout = !strcmp(outfile, "-"), damaged = false;
+	char *tmp = NULL;
+	FILE *f;
+	int rc, err = 0;
+
+	f = to_stdout ? stdout : open_temp(outfile, &tmp);
+	if (!f)
+		return 1;
+	rc = write_json(f, recording, &damaged);
+	if (fflush(f) || ferror(f))
+		err = errno ? errno : EIO;
+	if (!to_stdout && fclose(f) && !err)
+		err = errno;
+	if (!rc && err)
+		warn("writing %s: %s", outfile, strerror(err));
+	if (!to_stdout) {
+		if (!rc && !err && rename(tmp, outfile)) {
+			err = errno;
+			warn("%s: %s", outfile, strerror(err));
+		}
+		if (rc || err)
+			unlink(tmp);
+		free(tmp);
+	}
+	return rc || err || damaged ? 1 : 0;
+}
