@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 30-relaytop.t - pins relaytop against the real sched_relay channel:
+# - `relaytop -b -n 3` under load prints three blocks with one line per CPU
+#   and a non-zero event rate on every CPU;
+# - a recording made under load and ended after the producer was disabled
+#   holds, per CPU, exactly the events the producer's stats file says it
+#   produced since the reset before it (events in the file + events
+#   relaytop lost == produced), its drop counts equal the producer's, and
+#   --dump decodes every one of those events into a line;
+# - a reset from another process shows in the first block after it, with
+#   the new generation;
+# - a new geometry (the buffer files are re-created) is followed: relaytop
+#   says the channel went away and came back, and maps the new size;
+# - SIGTERM ends a recording with a complete file; a missing channel is a
+#   clear error.
+. /tests/lib/tap.sh
+
+dir=/sys/kernel/sched_relay
+tmp=/tmp/30-relaytop
+mkdir -p $tmp
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+loaded_here=
+if [ ! -d $dir ]; then
+	insmod /lib/modules/sched_relay.ko && loaded_here=1
+fi
+t_ok "the sched_relay channel is there" test -d $dir
+# a known configuration, whatever earlier tests left
+echo 1 > $dir/enabled
+echo all > $dir/events
+echo 0 > $dir/overwrite
+echo 65536 > $dir/subbuf_size
+echo 8 > $dir/n_subbufs
+
+t_ok "relaytop --version" relaytop --version
+t_ok "relaytop --help names --record" sh -c 'relaytop --help | grep -q -- --record'
+
+# --- batch mode under load -------------------------------------------------
+loadgen -q -r 2000 -t 30 > /dev/null 2>&1 &
+load=$!
+sleep 1
+relaytop -b -n 3 -d 1 > $tmp/batch.txt 2> $tmp/batch.err
+t_eq "relaytop -b -n 3 exits 0" 0 $?
+t_eq "three blocks" 3 "$(grep -c '^# relaytop ' $tmp/batch.txt)"
+# the last block: lines whose first field is a CPU number
+last=$(awk '/^# relaytop /{b++} b==3' $tmp/batch.txt)
+t_eq "one line per CPU in a block" "$ncpus" \
+	"$(printf '%s\n' "$last" | awk '$1 ~ /^[0-9]+$/' | wc -l)"
+t_eq "every CPU has a non-zero event rate" "$ncpus" \
+	"$(printf '%s\n' "$last" | awk '$1 ~ /^[0-9]+$/ && $2 > 0' | wc -l)"
+t_ok "an 'all' line sums them" sh -c "printf '%s\n' \"\$1\" | awk '\$1 == \"all\" && \$2 > 0 { ok = 1 } END { exit !ok }'" _ "$last"
+if [ "$(printf '%s\n' "$last" | awk '$1 ~ /^[0-9]+$/ && $2 > 0' | wc -l)" != "$ncpus" ]; then
+	sed 's/^/# /' $tmp/batch.txt
+fi
+
+# --- a reset from another process, seen within one interval ----------------
+relaytop -b -d 1 -n 6 > $tmp/reset.txt 2>&1 &
+rt=$!
+sleep 2.5
+before=$(grep -c '^# relaytop ' $tmp/reset.txt)
+echo 1 > $dir/reset
+after=$(grep -c '^# relaytop ' $tmp/reset.txt)
+gen=$(cat $dir/generation)
+wait $rt
+# the first block printed after the reset returned
+next=$(awk -v n=$((after + 1)) '/^# relaytop /{b++} b==n' $tmp/reset.txt)
+t_ok "the first block after a reset says so (blocks before: $before/$after)" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q 'channel reset (generation $gen)'" _ "$next"
+t_ok "and shows the new generation" \
+	sh -c "printf '%s\n' \"\$1\" | head -n 1 | grep -q ' generation $gen '" _ "$next"
+kill $load 2>/dev/null
+wait $load 2>/dev/null
+
+# --- record under load, compare with the producer's own counts -------------
+echo 1 > $dir/reset
+relaytop --record $tmp/r.bin --no-ui -t 8 > $tmp/record.txt 2> $tmp/record.err &
+rec=$!
+sleep 1
+loadgen -q -r 2000 -t 4 > /dev/null 2>&1
+echo 0 > $dir/enabled	# the counters stand still once this returns
+cp $dir/stats $tmp/stats.txt
+wait $rec
+t_eq "relaytop --record -t 8 exits 0" 0 $?
+relaytop --dump $tmp/r.bin > $tmp/dump.txt 2> $tmp/dump.err
+t_eq "relaytop --dump of it exits 0" 0 $?
+echo 1 > $dir/enabled
+cpu=0
+while [ $cpu -lt $ncpus ]; do
+	produced=$(awk -v c=$cpu '$1 == c { print $2 }' $tmp/stats.txt)
+	dropped=$(awk -v c=$cpu '$1 == c { print $3 }' $tmp/stats.txt)
+	# the dump's summary: "#  cpu events dropped lost"
+	events=$(awk -v c=$cpu '$1 == "#" && $2 == c && NF == 5 { print $3 }' $tmp/dump.txt)
+	fdropped=$(awk -v c=$cpu '$1 == "#" && $2 == c && NF == 5 { print $4 }' $tmp/dump.txt)
+	lost=$(awk -v c=$cpu '$1 == "#" && $2 == c && NF == 5 { print $5 }' $tmp/dump.txt)
+	lines=$(grep -c "\[$(printf %03d $cpu)\] " $tmp/dump.txt)
+	t_eq "cpu$cpu: events in the file + lost = produced ($produced)" \
+		"$produced" "$((events + lost))"
+	t_eq "cpu$cpu: dropped in the file = the producer's ($dropped)" \
+		"$dropped" "$fdropped"
+	t_eq "cpu$cpu: --dump decodes every event into a line" "$events" "$lines"
+	cpu=$((cpu + 1))
+done
+t_ok "the recording is not empty" \
+	sh -c "awk '\$1 == \"#\" && \$2 == \"all\" && \$3 > 1000 { ok = 1 } END { exit !ok }' $tmp/dump.txt"
+t_ok "sched_switch lines carry the kernel's field names" \
+	grep -q 'sched_switch: prev_comm=.* prev_pid=[0-9]* prev_prio=[0-9]* prev_state=[A-Z+|]* ==> next_comm=.* next_pid=[0-9]* next_prio=[0-9]*$' $tmp/dump.txt
+t_ok "relaytop printed a per-CPU summary" grep -q '^all ' $tmp/record.txt
+
+# --- a new geometry re-creates the buffers: followed -----------------------
+relaytop -b -d 1 -n 5 > $tmp/geom.txt 2>&1 &
+rt=$!
+sleep 1.5
+echo 16384 > $dir/subbuf_size
+wait $rt
+t_eq "relaytop survives the re-creation (exit 0)" 0 $?
+t_ok "it maps the new size" grep -q 'subbufs 8x16384' $tmp/geom.txt
+t_ok "and says the channel came back" grep -q 'channel is back' $tmp/geom.txt
+echo 65536 > $dir/subbuf_size
+
+# --- SIGTERM ends a recording cleanly; a missing channel is an error -------
+relaytop --record $tmp/term.bin --no-ui > /dev/null 2>&1 &
+rec=$!
+sleep 2
+kill -TERM $rec
+wait $rec
+t_eq "SIGTERM stops a recording with status 0" 0 $?
+t_ok "and the file is complete" relaytop --dump $tmp/term.bin
+relaytop -b -n 1 -c /sys/kernel/no_such_channel > $tmp/missing.txt 2>&1
+t_eq "a missing channel exits 1" 1 $?
+t_ok "and says what is missing" grep -q 'no_such_channel: No such file or directory' $tmp/missing.txt
+
+[ -n "$loaded_here" ] && rmmod sched_relay
+rm -rf $tmp
+t_done
