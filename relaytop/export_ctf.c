@@ -38,6 +38,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -600,9 +601,12 @@ static int write_metadata_file(struct ctf_export *ex,
  * same recording always gives the same trace. */
 static void make_uuid(const struct record_file_header *h, unsigned char u[16])
 {
+	/* not the crc field: a CRC over data and its own CRC is constant */
+	size_t len = offsetof(struct record_file_header, crc);
+
 	for (uint32_t i = 0; i < 4; i++) {
 		uint32_t crc = crc32_update(crc32_update(0, &i, sizeof(i)), h,
-					    sizeof(*h));
+					    len);
 
 		memcpy(u + 4 * i, &crc, sizeof(crc));
 	}
