@@ -7,6 +7,8 @@
 
 #include "cli.h"
 #include "dump.h"
+#include "export_ctf.h"
+#include "export_perfetto.h"
 #include "replay.h"
 #include "session.h"
 #include "util.h"
@@ -31,6 +33,10 @@ int main(int argc, char *argv[])
 	}
 	if (opt.dump)
 		return dump_recording(opt.dump, stdout);
+	if (opt.export_ctf)
+		return export_ctf(opt.export_file, opt.export_ctf);
+	if (opt.export_perfetto)
+		return export_perfetto(opt.export_file, opt.export_perfetto);
 	if (opt.replay)
 		return replay_run(&opt);
 	return session_run(&opt);
