@@ -166,6 +166,8 @@ static void run_curses(struct replay *r)
 
 		if (poll(&pfd, 1, timeout) < 0 && session_signalled())
 			break;
+		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+			break;		/* no terminal any more */
 		while ((key = ui_read_key()) >= 0)
 			redraw |= keys_dispatch(s, key);
 		if (redraw && !s->quit)

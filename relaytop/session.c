@@ -58,6 +58,8 @@ void session_install_signals(void)
 	/* no SA_RESTART: poll() returns EINTR and the loop looks */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* the terminal went away: stop as cleanly (finish the recording) */
+	sigaction(SIGHUP, &sa, NULL);
 	channel_install_sigbus();
 }
 
@@ -554,6 +556,10 @@ void session_step(struct session *s, int timeout_ms)
 		fatal("poll: %s", strerror(errno));
 	if (got_signal) {
 		s->quit = true;
+		return;
+	}
+	if (keys && (pfd[nctl].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+		s->quit = true;		/* no terminal any more */
 		return;
 	}
 	if (keys && (ready < 0 || pfd[nctl].revents)) {

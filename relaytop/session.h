@@ -100,7 +100,7 @@ void session_view(const struct session *s, struct view *v);
 /* Draw the screen or print the batch block. */
 void session_render(struct session *s);
 
-/* Set when SIGINT or SIGTERM arrived. */
+/* Set when SIGINT, SIGTERM or SIGHUP arrived. */
 bool session_signalled(void);
 void session_install_signals(void);
 

@@ -8,7 +8,9 @@
  * - h shows the help screen and h takes it away again;
  * - a resize redraws at the new width;
  * - an unknown TERM falls back to vt100 and says so instead of dying;
- * - q quits with status 0 and gives the terminal back.
+ * - q quits with status 0 and gives the terminal back;
+ * - recording with the screen on, closing the terminal (SIGHUP) still
+ *   leaves a complete recording.
  * Needs tmux (make deps) and $RELAYTOP, the binary (make check sets it).
  */
 #include <signal.h>
@@ -88,18 +90,18 @@ static void tmux(const char *fmt, const char *arg)
 
 /* Start relaytop in a fresh 80x24 pane (as nobody when root: the fake
  * buffers are regular files and must not receive hand-back writes). */
-static void start_relaytop(const char *env)
+static void start_relaytop(const char *env, const char *args)
 {
 	char cmd[1024];
 
 	snprintf(cmd, sizeof(cmd),
 		 "tmux kill-session -t %s 2>/dev/null; "
 		 "tmux new-session -d -s %s -x 80 -y 24 "
-		 "\"%s %s %s -c %s -d 0.2; echo EXITED=\\$?; sleep 60\"",
+		 "\"%s %s %s -c %s -d 0.2 %s; echo EXITED=\\$?; sleep 60\"",
 		 session, session, env,
 		 geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 "
 				  "--clear-groups" : "",
-		 relaytop, fc.dir);
+		 relaytop, fc.dir, args);
 	if (system(cmd))
 		test_msg("failed: %s", cmd);
 }
@@ -108,7 +110,7 @@ static void test_screen(void)
 {
 	char *s, row[16];
 
-	start_relaytop("");
+	start_relaytop("", "");
 	if (!check(wait_for("CPU EVENTS/s")))
 		return;
 	s = capture();
@@ -179,11 +181,36 @@ static void test_quit(void)
 
 static void test_unknown_term(void)
 {
-	start_relaytop("TERM=no-such-terminal");
+	start_relaytop("TERM=no-such-terminal", "");
 	check(wait_for("CPU EVENTS/s"));
 	check(wait_for("TERM=no-such-terminal is not known here: using vt100"));
 	tmux("tmux send-keys -t %s q%s", "");
 	check(wait_for("EXITED=0"));
+}
+
+static void test_hangup_while_recording(void)
+{
+	char dir[] = "/tmp/t-ui.XXXXXX", args[128], cmd[256];
+	bool complete = false;
+
+	if (!check(mkdtemp(dir) != NULL))
+		return;
+	chmod(dir, 0777);
+	snprintf(args, sizeof(args), "--record %s/r.bin", dir);
+	start_relaytop("", args);
+	check(wait_for("recording"));
+	sleep_ms(500);
+	tmux("tmux kill-session -t %s%s", "");	/* SIGHUP */
+	snprintf(cmd, sizeof(cmd), "%s --dump %s/r.bin >/dev/null 2>&1",
+		 relaytop, dir);
+	for (int i = 0; i < 50 && !complete; i++) {
+		sleep_ms(100);
+		complete = system(cmd) == 0;
+	}
+	check(complete);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		test_msg("could not remove %s", dir);
 }
 
 int main(void)
@@ -210,7 +237,8 @@ int main(void)
 	TEST(test_resize(), "a resize redraws at the new size");
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");
-	tmux("tmux kill-session -t %s 2>/dev/null%s", "");
+	TEST(test_hangup_while_recording(), "a closed terminal (SIGHUP) still leaves a complete recording");
+	tmux("tmux kill-session -t %s 2>/dev/null || true%s", "");
 	kill(producer, SIGKILL);
 	waitpid(producer, NULL, 0);
 	fake_channel_destroy(&fc);
