@@ -61,11 +61,21 @@ static int by_cpu(const void *a, const void *b)
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
+/* Is there a buffer of cpu already (among the first n)? */
+static bool have_cpu(const struct channel *ch, unsigned int n, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (ch->cpus[i].cpu == cpu)
+			return true;
+	return false;
+}
+
+/* Add an entry for every cpuN file not known yet; returns how many. */
 static int find_buffers(struct channel *ch, char *err, size_t errlen)
 {
 	DIR *d = opendir(ch->dir);
 	struct dirent *e;
-	unsigned int cap = 0;
+	unsigned int cap = ch->n, known = ch->n;
 
 	if (!d) {
 		int e2 = errno;
@@ -76,7 +86,7 @@ static int find_buffers(struct channel *ch, char *err, size_t errlen)
 	while ((e = readdir(d))) {
 		int cpu = cpu_number(e->d_name);
 
-		if (cpu < 0)
+		if (cpu < 0 || have_cpu(ch, known, (unsigned int)cpu))
 			continue;
 		if (ch->n == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -96,8 +106,7 @@ static int find_buffers(struct channel *ch, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no cpuN buffer files", ch->dir);
 		return -ENOENT;
 	}
-	qsort(ch->cpus, ch->n, sizeof(ch->cpus[0]), by_cpu);
-	return 0;
+	return (int)(ch->n - known);
 }
 
 static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
@@ -149,11 +158,41 @@ int channel_open(struct channel *ch, const char *dir,
 		return -EINVAL;
 	}
 	ret = find_buffers(ch, err, errlen);
+	if (ret > 0)
+		ret = 0;
 	for (unsigned int i = 0; !ret && i < ch->n; i++)
 		ret = map_buffer(ch, &ch->cpus[i], err, errlen);
-	if (ret)
+	if (ret) {
 		channel_close(ch);
-	return ret;
+		return ret;
+	}
+	qsort(ch->cpus, ch->n, sizeof(ch->cpus[0]), by_cpu);
+	return 0;
+}
+
+int channel_add_new(struct channel *ch, char *err, size_t errlen)
+{
+	unsigned int known = ch->n;
+	int added = find_buffers(ch, err, errlen), ret = 0;
+
+	if (added <= 0)
+		return added;
+	for (unsigned int i = known; !ret && i < ch->n; i++)
+		ret = map_buffer(ch, &ch->cpus[i], err, errlen);
+	if (ret) {
+		/* forget the new ones; the old ones are untouched */
+		for (unsigned int i = known; i < ch->n; i++) {
+			if (ch->cpus[i].map)
+				munmap(ch->cpus[i].map, ch->cpus[i].map_len);
+			if (ch->cpus[i].fd >= 0)
+				close(ch->cpus[i].fd);
+		}
+		ch->n = known;
+		return ret;
+	}
+	/* the readers point at the mappings, not into cpus[]: moving is fine */
+	qsort(ch->cpus, ch->n, sizeof(ch->cpus[0]), by_cpu);
+	return added;
 }
 
 void channel_close(struct channel *ch)

@@ -58,6 +58,13 @@ int channel_open(struct channel *ch, const char *dir,
 		 const struct subbuf_geometry *geom, char *err, size_t errlen);
 void channel_close(struct channel *ch);
 
+/*
+ * Map buffer files that appeared since (a CPU came online: the kernel
+ * gives it its file then).  cpus[] may move.  Returns how many were
+ * added, or -errno with err saying which file failed.
+ */
+int channel_add_new(struct channel *ch, char *err, size_t errlen);
+
 /* The buffer of cpu, or NULL. */
 struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu);
 

@@ -187,7 +187,8 @@ struct sync_args {
 	int n;
 };
 
-/* Sync every reader, at the kernel's consumed count when known. */
+/* Sync the readers not synced yet, at the kernel's consumed count when
+ * known. */
 static void sync_readers(struct session *s, void *arg)
 {
 	const struct sync_args *a = arg;
@@ -197,6 +198,8 @@ static void sync_readers(struct session *s, void *arg)
 		bool have_consumed = false;
 		uint64_t consumed = 0;
 
+		if (cc->reader.synced)
+			continue;	/* only the new ones */
 		for (int k = 0; k < a->n; k++)
 			if (a->cs[k].cpu == cc->cpu) {
 				have_consumed = true;
@@ -274,6 +277,48 @@ static int map_channel(struct session *s, char *msg, size_t len)
 	}
 	s->ever_mapped = true;
 	return 0;
+}
+
+/* CPUs that came online get buffer files: map and follow them too. */
+static void add_new_buffers(struct session *s)
+{
+	struct control_cpu_stats *cs;
+	bool *fresh;
+	char msg[512];
+	int added, nstats;
+
+	added = channel_add_new(&s->ch, msg, sizeof(msg));
+	if (added < 0)
+		session_status(s, true, "%s", msg);
+	if (added <= 0)
+		return;
+	/* cpus[] moved: the sinks point at the new places */
+	free(s->sinks);
+	s->sinks = xcalloc(s->ch.n, sizeof(*s->sinks));
+	fresh = xcalloc(s->ch.n, sizeof(*fresh));
+	for (unsigned int i = 0; i < s->ch.n; i++) {
+		s->sinks[i] = (struct sink_ctx) { .s = s, .cc = &s->ch.cpus[i] };
+		fresh[i] = !s->ch.cpus[i].reader.synced;
+	}
+	cs = xcalloc(s->ch.max_cpu + 1, sizeof(*cs));
+	nstats = control_read_stats(&s->ctl, cs, s->ch.max_cpu + 1);
+	if (guarded(s, sync_readers, &(struct sync_args) { cs, nstats })) {
+		for (unsigned int i = 0; i < s->ch.n; i++) {
+			struct channel_cpu *cc = &s->ch.cpus[i];
+
+			if (!fresh[i])
+				continue;
+			stats_cpu_present(&s->st, cc->cpu, true);
+			if (s->rec && !s->rec_failed)
+				recorder_track_cpu(s->rec, cc->cpu,
+						   cc->reader.lost,
+						   cc->reader.dropped, false);
+			session_status(s, false, "CPU %u came online: "
+				       "following its buffer too", cc->cpu);
+		}
+	}
+	free(cs);
+	free(fresh);
 }
 
 /* Look for the channel again (after it went away). */
@@ -515,6 +560,8 @@ void session_tick(struct session *s)
 
 	if (!s->have_ch)
 		remap(s);
+	else
+		add_new_buffers(s);
 	session_drain(s);
 	read_stats_file(s);
 	now = mono_ns();

@@ -131,6 +131,19 @@ bool fake_channel_create(struct fake_channel *fc, unsigned int ncpus,
 	return true;
 }
 
+bool fake_channel_add_cpu(struct fake_channel *fc)
+{
+	unsigned int c = fc->ncpus;
+
+	if (c >= FAKE_MAX_CPUS || !map_cpu(fc, c))
+		return false;
+	fake_relay_init(&fc->relay[c], fc->map[c], fc->subbuf_size,
+			fc->n_subbufs, c, fc->overwrite, fc->generation);
+	fc->ncpus++;
+	fake_channel_sync_files(fc);
+	return true;
+}
+
 void fake_channel_reset(struct fake_channel *fc)
 {
 	fc->generation++;

@@ -36,6 +36,8 @@ bool fake_channel_create(struct fake_channel *fc, unsigned int ncpus,
 			 bool overwrite);
 /* Write the control files (and stats) from fc's fields. */
 void fake_channel_sync_files(struct fake_channel *fc);
+/* A CPU came online: its buffer file appears (false on failure). */
+bool fake_channel_add_cpu(struct fake_channel *fc);
 /* Like the module's reset: a new generation, relay_reset on each CPU. */
 void fake_channel_reset(struct fake_channel *fc);
 /* Remove cpuN files' contents (truncate: mappings fault) or restore. */

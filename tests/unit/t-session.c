@@ -6,7 +6,8 @@
  * no-overwrite producer never has to drop while relaytop keeps up; a reset
  * is noticed, announced and counted from zero; buffers that disappear
  * under the mapping (SIGBUS) are announced and picked up again when they
- * come back; drops are counted, the stats file's final count included;
+ * come back; a CPU that comes online later (its buffer file appears) is
+ * followed too; drops are counted, the stats file's final count included;
  * and the recording says all of it: records per CPU, drops, the reset and
  * the disappearance, matching what the producers did.
  */
@@ -120,6 +121,34 @@ static void test_buffers_go_and_come_back(void)
 	rig_stop(&r);
 }
 
+static void test_cpu_comes_online(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	fake_relay_events(&r.fc.relay[1], 30);
+	session_drain(&r.s);
+	if (!check(fake_channel_add_cpu(&r.fc)))
+		return;
+	fake_relay_events(&r.fc.relay[2], 40);
+	fake_relay_events(&r.fc.relay[1], 5);
+	session_tick(&r.s);
+	check_uint(r.s.ch.n, ==, 3);
+	check(strstr(r.s.status, "CPU 2 came online") != NULL);
+	check_uint(r.s.st.cpu[2].events, ==, 40);
+	check_uint(r.s.st.cpu[1].events, ==, 35);
+	check(r.s.st.cpu[2].present);
+	/* and it keeps flowing: hand-back works for the new one */
+	for (int i = 0; i < 10; i++) {
+		fake_relay_events(&r.fc.relay[2], 150);
+		session_drain(&r.s);
+	}
+	check_uint(r.fc.relay[2].full, ==, 0);
+	check_uint(r.s.st.cpu[2].events, ==, 40 + 1500);
+	rig_stop(&r);
+}
+
 static void test_drops_counted(void)
 {
 	struct rig r;
@@ -217,6 +246,7 @@ int main(void)
 	TEST(test_counts_and_flow(), "every event counted; hand-back keeps no-overwrite flowing");
 	TEST(test_reset_noticed(), "a reset is noticed, announced, counted from zero");
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
+	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
