@@ -41,7 +41,7 @@ struct sink_ctx {
 	struct channel_cpu *cc;
 };
 
-static volatile sig_atomic_t got_signal;	/* SIGINT/SIGTERM arrived */
+static volatile sig_atomic_t got_signal;	/* SIGINT, SIGTERM or SIGHUP arrived */
 
 static void on_signal(int sig)
 {

@@ -257,23 +257,56 @@ uint64_t real_ns(void)
 	return clock_ns(CLOCK_REALTIME);
 }
 
+/*
+ * Slicing-by-8: eight bytes per step through eight tables (8 KiB, built on
+ * first use), some five times faster than a byte at a time; recordings run
+ * every record through it.
+ */
+static uint32_t crc_table[8][256];
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int t = 1; t < 8; t++)
+			crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^
+				crc_table[0][crc_table[t - 1][i] & 0xff];
+}
+
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len)
 {
-	static uint32_t table[256];
 	const unsigned char *p = data;
 
-	if (!table[1]) {	/* computed once; idempotent if raced */
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	}
+	if (!crc_table[0][1])	/* built once; idempotent if raced */
+		crc_init();
 	crc = ~crc;
+	while (len && ((uintptr_t)p & 7)) {
+		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
+		len--;
+	}
+	while (len >= 8) {
+		/* little-endian loads: the tables are for that order */
+		uint32_t lo = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+			      (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 |
+			      (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+
+		lo ^= crc;
+		crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^
+		      crc_table[5][(lo >> 16) & 0xff] ^ crc_table[4][lo >> 24] ^
+		      crc_table[3][hi & 0xff] ^ crc_table[2][(hi >> 8) & 0xff] ^
+		      crc_table[1][(hi >> 16) & 0xff] ^ crc_table[0][hi >> 24];
+		p += 8;
+		len -= 8;
+	}
 	while (len--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return ~crc;
 }
 
