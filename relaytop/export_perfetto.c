@@ -17,7 +17,8 @@
  *   missing from there on.  The idle task (pid 0) gets no slice.
  * - every other event as an instant with the tracepoint's fields as args;
  * - each gap as a slice "N events dropped" (or "lost") from the CPU's last
- *   record before it to the first after it;
+ *   record before it (or the recording's start) to the first after it (or
+ *   the recording's end);
  * - counters: "CPU n event rate" (events/s over PERFETTO_RATE_BIN_NS bins,
  *   so rate x bin width summed is the CPU's event count) and
  *   "CPU n missing events" (cumulative dropped and lost).
@@ -143,6 +144,10 @@ struct pf_cpu {
 	uint64_t since;		/* CPU_TASK: on the CPU since */
 	uint64_t dropped;	/* cumulative, as the recording says */
 	uint64_t lost;
+	uint64_t pend_dropped;	/* a gap whose end is not known yet */
+	uint64_t pend_lost;
+	uint64_t gap_from;	/* where it began */
+	uint64_t end_ts;	/* when the recording of this CPU ended, or 0 */
 	uint64_t bin_count;	/* records in the current rate bin */
 	double rate;		/* the rate counter's last value */
 	bool rate_set;
@@ -375,11 +380,62 @@ static void on_instant(struct pf_export *ex, unsigned int cpu,
 	fputs("}}", f);
 }
 
+static void put_gap_slice(struct pf_export *ex, unsigned int cpu,
+			  uint64_t from, uint64_t to, uint64_t count,
+			  bool dropped)
+{
+	FILE *f = ex->f;
+
+	ev_begin(ex, 'X', cpu, from);
+	fputs(",\"dur\":", f);
+	json_us(f, to - from);
+	fprintf(f, ",\"cat\":\"relaytop\",\"name\":\"%" PRIu64 " event%s %s\","
+		"\"args\":{\"count\":%" PRIu64 ",\"why\":\"%s\"}}", count,
+		count == 1 ? "" : "s", dropped ? "dropped" : "lost", count,
+		dropped ? "dropped by the producer (buffer full)" :
+		"lost by relaytop (overwritten before it read them)");
+}
+
+/* Events went missing on a CPU: shown once we know where the gap ends. */
+static void on_gap(struct pf_export *ex, const struct record_item *it)
+{
+	struct pf_cpu *c = &ex->cpu[it->cpu];
+
+	if (!c->pend_dropped && !c->pend_lost) {
+		lose_track(ex, it->cpu);
+		c->gap_from = c->have_record ? c->last_ts : ex->t0;
+	}
+	if (it->kind == ITEM_DROPPED)
+		c->pend_dropped += it->count;
+	else
+		c->pend_lost += it->count;
+}
+
+/* The gap of cpu ends at to (its next record, or the recording's end). */
+static void settle_gap(struct pf_export *ex, unsigned int cpu, uint64_t to)
+{
+	struct pf_cpu *c = &ex->cpu[cpu];
+	uint64_t from = c->gap_from < to ? c->gap_from : to;
+
+	if (!c->pend_dropped && !c->pend_lost)
+		return;
+	advance_bins(ex, to);
+	c->dropped += c->pend_dropped;
+	c->lost += c->pend_lost;
+	put_missing(ex, cpu, to);
+	if (c->pend_dropped)
+		put_gap_slice(ex, cpu, from, to, c->pend_dropped, true);
+	if (c->pend_lost)
+		put_gap_slice(ex, cpu, from, to, c->pend_lost, false);
+	c->pend_dropped = c->pend_lost = 0;
+}
+
 static void on_record(struct pf_export *ex, unsigned int cpu,
 		      const struct sched_relay_record *r, uint64_t ts)
 {
 	struct pf_cpu *c = &ex->cpu[cpu];
 
+	settle_gap(ex, cpu, ts);
 	advance_bins(ex, ts);
 	c->bin_count++;
 	if (!c->known) {
@@ -392,33 +448,6 @@ static void on_record(struct pf_export *ex, unsigned int cpu,
 		on_instant(ex, cpu, r, ts);
 	c->last_ts = ts;
 	c->have_record = true;
-}
-
-static void on_gap(struct pf_export *ex, const struct record_item *it)
-{
-	struct pf_cpu *c = &ex->cpu[it->cpu];
-	bool dropped = it->kind == ITEM_DROPPED;
-	uint64_t from = c->have_record ? c->last_ts :
-			(ex->t0 < it->ts ? ex->t0 : it->ts);
-	uint64_t to = it->ts > from ? it->ts : from;
-	FILE *f = ex->f;
-
-	advance_bins(ex, to);
-	lose_track(ex, it->cpu);
-	if (dropped)
-		c->dropped += it->count;
-	else
-		c->lost += it->count;
-	put_missing(ex, it->cpu, to);
-	ev_begin(ex, 'X', it->cpu, from);
-	fputs(",\"dur\":", f);
-	json_us(f, to - from);
-	fprintf(f, ",\"cat\":\"relaytop\",\"name\":\"%" PRIu64 " event%s %s\","
-		"\"args\":{\"count\":%" PRIu64 ",\"why\":\"%s\"}}", it->count,
-		it->count == 1 ? "" : "s", dropped ? "dropped" : "lost",
-		it->count, dropped ?
-		"dropped by the producer (buffer full)" :
-		"lost by relaytop (overwritten before it read them)");
 }
 
 static void on_marker(struct pf_export *ex, const struct record_item *it)
@@ -461,6 +490,12 @@ static void on_marker(struct pf_export *ex, const struct record_item *it)
 
 static void finish_tracks(struct pf_export *ex)
 {
+	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		struct pf_cpu *c = &ex->cpu[cpu];
+		uint64_t last = c->have_record ? c->last_ts : ex->t0;
+
+		settle_gap(ex, cpu, c->end_ts > last ? c->end_ts : last);
+	}
 	if (ex->bins_started) {
 		flush_bin(ex);
 		for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
@@ -606,6 +641,8 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 	ex.t0 = s.hdr.start_mono_ns;
 	ex.ncpus = count_cpus(&s);
 	ex.cpu = xcalloc(ex.ncpus ? ex.ncpus : 1, sizeof(*ex.cpu));
+	for (unsigned int cpu = 0; cpu < ex.ncpus && cpu < s.ncpus; cpu++)
+		ex.cpu[cpu].end_ts = s.summary[cpu].end_ts;
 	put_other_data(f, &s, recording, ex.ncpus);
 	put_metadata(&ex);
 	while ((n = record_stream_next(&s, &it)) > 0) {

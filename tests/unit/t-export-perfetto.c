@@ -11,7 +11,8 @@
  *   sched_switch events (names, times, pids, end states; none for the
  *   idle task; cut at a gap and resumed after it), instants for the other
  *   events with the kernel's field names, and gap slices where the events
- *   went missing; task names that are not UTF-8 still give valid JSON;
+ *   went missing (up to the recording's end for drops after the last
+ *   record); task names that are not UTF-8 still give valid JSON;
  * - systemTraceEvents holds one ftrace text line per event, each in the
  *   form Perfetto's systrace tokenizer accepts, and gaps as comments;
  * - "-" writes the same JSON to standard output;
@@ -206,6 +207,9 @@ static void write_recording(const char *path)
 		}
 	}
 	recorder_note_dropped(rec, 3, 6);
+	/* the recording ends after its last event, as a real one does */
+	while (mono_ns() <= base_ts + 20000 + (uint64_t)nrec[1] * 100000 + 40)
+		usleep(1000);
 	if (recorder_finish(rec)) {
 		test_msg("cannot write %s", path);
 		exit(2);
@@ -377,6 +381,7 @@ static struct record_stream_summary {
 	uint64_t records[NCPU];
 	uint64_t dropped[NCPU];
 	uint64_t lost[NCPU];
+	uint64_t end_ts[NCPU];
 	uint64_t start_mono;
 } sum;
 
@@ -395,6 +400,7 @@ static int summarize(const char *path)
 		sum.records[cpu] = s.summary[cpu].records;
 		sum.dropped[cpu] = s.summary[cpu].dropped;
 		sum.lost[cpu] = s.summary[cpu].lost;
+		sum.end_ts[cpu] = s.summary[cpu].end_ts;
 	}
 	record_stream_close(&s);
 	return 0;
@@ -516,6 +522,11 @@ static void test_bulk_cpus(void)
 	make_record(2, 0, &r);
 	check_fact(&facts, "gap 2 %" PRIu64 " %" PRIu64 " 5 events lost",
 		   sum.start_mono, (uint64_t)(r.ts - sum.start_mono));
+	/* CPU 3's drops after its last record: up to the recording's end */
+	make_record(3, nrec[3] - 1, &r);
+	check_uint(sum.end_ts[3], >, r.ts);
+	check_fact(&facts, "gap 3 %" PRIu64 " %" PRIu64 " 6 events dropped",
+		   (uint64_t)r.ts, (uint64_t)(sum.end_ts[3] - r.ts));
 	check_uint(count(&facts, "gap "), ==, 5);
 	check_fact(&facts, "textgap # CPU:1 [4 EVENTS DROPPED]");
 	check_fact(&facts, "textgap # CPU:2 [5 EVENTS LOST]");
