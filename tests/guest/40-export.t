@@ -1,85 +1,110 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 40-export.t - pins the exporters on a recording made here, on the real
+# 40-export.t - pins the exporters on recordings made here, on the real
 # sched_relay channel:
-# - a recording made under load, during which relaytop is stopped for a
-#   second so that the producer's buffers fill and it drops events, reads
-#   back with --dump and has events and drops;
+# - two recordings made under load, during which relaytop is stopped for a
+#   second: in no-overwrite mode the producer's buffers fill and it drops
+#   events; in overwrite mode it overwrites what relaytop has not read, so
+#   relaytop loses events; each reads back with --dump, with events and
+#   with those drops or losses;
 # - --export-ctf writes metadata (CTF 1.8) and one stream file per CPU,
-#   --export-perfetto a JSON file, both exiting 0;
-# - everything goes to /host/40-export when the host shares a folder (as
-#   tests/run-guest does), where tests/guest/40-export.host reads it with
-#   babeltrace2 and python3, which the guest does not have: every event
-#   once, and discarded-event warnings that add up to the drops.
+#   --export-perfetto a JSON file, both exiting 0; an export does not
+#   overwrite a directory in use;
+# - everything goes to /host/40-export/{drop,lose} when the host shares a
+#   folder (as tests/run-guest does), where tests/guest/40-export.host
+#   reads it with babeltrace2 and python3, which the guest does not have:
+#   every event once, and discarded-event warnings that add up to the
+#   drops and losses.
 . /tests/lib/tap.sh
 
 dir=/sys/kernel/sched_relay
 tmp=/tmp/40-export
 if grep -q ' /host ' /proc/mounts; then
-	out=/host/40-export
+	top=/host/40-export
 else
-	out=$tmp/out
+	top=$tmp/out
 fi
-rm -rf $tmp $out
-mkdir -p $tmp $out
+rm -rf $tmp $top
+mkdir -p $tmp $top
 ncpus=$(grep -c ^processor /proc/cpuinfo)
 loaded_here=
 if [ ! -d $dir ]; then
 	insmod /lib/modules/sched_relay.ko && loaded_here=1
 fi
 t_ok "the sched_relay channel is there" test -d $dir
-# small no-overwrite buffers, so a stopped reader makes the producer drop
-echo 0 > $dir/enabled
-echo all > $dir/events
-echo 0 > $dir/overwrite
-echo 16384 > $dir/subbuf_size
-echo 4 > $dir/n_subbufs
-echo 1 > $dir/reset
-echo 1 > $dir/enabled
 
-# --- record under load, with a pause of the reader ------------------------
-relaytop --record $tmp/rec.bin --no-ui -t 6 > $tmp/record.txt 2>&1 &
-rec=$!
-sleep 1
-loadgen -q -r 2000 -t 3 > /dev/null 2>&1 &
-load=$!
-sleep 1
-kill -STOP $rec
-sleep 1
-kill -CONT $rec
-wait $load
-wait $rec
-t_eq "relaytop --record exits 0" 0 $?
-[ -s $tmp/record.txt ] && sed 's/^/# /' $tmp/record.txt
-cp $tmp/rec.bin $out/rec.bin
+# record_and_export NAME OVERWRITE: small buffers, load, the reader stopped
+# for a second, then both exports into $top/NAME
+record_and_export() {
+	name=$1
+	out=$top/$name
+	rec=$tmp/$name.bin
+	mkdir -p $out
+	echo 0 > $dir/enabled
+	echo all > $dir/events
+	echo "$2" > $dir/overwrite
+	echo 16384 > $dir/subbuf_size
+	echo 4 > $dir/n_subbufs
+	echo 1 > $dir/reset
+	echo 1 > $dir/enabled
 
-relaytop --dump $tmp/rec.bin > $tmp/dump.txt 2> $tmp/dump.err
-t_eq "relaytop --dump reads the recording" 0 $?
-# the dump's summary: "#  cpu events dropped lost", then "#  all ..."
-awk '$1 == "#" && NF == 5 && ($2 ~ /^[0-9]+$/ || $2 == "all")' \
-	$tmp/dump.txt > $out/summary.txt
-sed 's/^/# /' $out/summary.txt
-t_ok "the recording has events" \
-	awk '$2 == "all" && $3 > 1000 { ok = 1 } END { exit !ok }' $out/summary.txt
-t_ok "and drops: the producer dropped while relaytop was stopped" \
-	awk '$2 == "all" && $4 + $5 > 0 { ok = 1 } END { exit !ok }' $out/summary.txt
+	relaytop --record $rec --no-ui -t 6 > $tmp/record.txt 2>&1 &
+	pid=$!
+	sleep 1
+	loadgen -q -r 2000 -t 3 > /dev/null 2>&1 &
+	load=$!
+	sleep 1
+	kill -STOP $pid
+	sleep 1
+	kill -CONT $pid
+	wait $load
+	wait $pid
+	t_eq "$name: relaytop --record exits 0" 0 $?
+	[ -s $tmp/record.txt ] && sed 's/^/# /' $tmp/record.txt
+	cp $rec $out/rec.bin
 
-# --- export ----------------------------------------------------------------
-relaytop --export-ctf $out/ctf $tmp/rec.bin > $tmp/ctf.txt 2>&1
-t_eq "relaytop --export-ctf exits 0" 0 $?
-[ -s $tmp/ctf.txt ] && sed 's/^/# /' $tmp/ctf.txt
-t_eq "a stream file per CPU" "$ncpus" "$(ls $out/ctf | grep -c '^cpu[0-9]*$')"
-t_ok "metadata in TSDL, CTF 1.8" grep -q '^/\* CTF 1.8 \*/' $out/ctf/metadata
-relaytop --export-perfetto $out/trace.json $tmp/rec.bin > $tmp/pf.txt 2>&1
-t_eq "relaytop --export-perfetto exits 0" 0 $?
-[ -s $tmp/pf.txt ] && sed 's/^/# /' $tmp/pf.txt
-t_ok "the JSON has the trace-event keys" \
-	grep -q '"traceEvents":\[' $out/trace.json
-t_ok "a file in use is not overwritten" \
-	sh -c "! relaytop --export-ctf $out/ctf $tmp/rec.bin 2>/dev/null"
-echo "$ncpus" > $out/ncpus
+	relaytop --dump $rec > $tmp/dump.txt 2> $tmp/dump.err
+	t_eq "$name: relaytop --dump reads the recording" 0 $?
+	# the dump's summary: "#  cpu events dropped lost", then "#  all ..."
+	awk '$1 == "#" && NF == 5 && ($2 ~ /^[0-9]+$/ || $2 == "all")' \
+		$tmp/dump.txt > $out/summary.txt
+	t_ok "$name: the recording has events" \
+		awk '$2 == "all" && $3 > 1000 { ok = 1 } END { exit !ok }' \
+		$out/summary.txt
+	if [ "$2" = 0 ]; then
+		t_ok "$name: the producer dropped while relaytop was stopped" \
+			awk '$2 == "all" && $4 > 0 { ok = 1 } END { exit !ok }' \
+			$out/summary.txt
+	else
+		t_ok "$name: relaytop lost events while it was stopped" \
+			awk '$2 == "all" && $5 > 0 { ok = 1 } END { exit !ok }' \
+			$out/summary.txt
+	fi
+
+	relaytop --export-ctf $out/ctf $rec > $tmp/ctf.txt 2>&1
+	t_eq "$name: relaytop --export-ctf exits 0" 0 $?
+	[ -s $tmp/ctf.txt ] && sed 's/^/# /' $tmp/ctf.txt
+	t_eq "$name: a stream file per CPU" "$ncpus" \
+		"$(ls $out/ctf | grep -c '^cpu[0-9]*$')"
+	t_ok "$name: metadata in TSDL, CTF 1.8" \
+		grep -q '^/\* CTF 1.8 \*/' $out/ctf/metadata
+	relaytop --export-perfetto $out/trace.json $rec > $tmp/pf.txt 2>&1
+	t_eq "$name: relaytop --export-perfetto exits 0" 0 $?
+	[ -s $tmp/pf.txt ] && sed 's/^/# /' $tmp/pf.txt
+	t_ok "$name: the JSON has the trace-event keys" \
+		grep -q '"traceEvents":\[' $out/trace.json
+}
+
+record_and_export drop 0
+record_and_export lose 1
+t_ok "an export does not overwrite a directory in use" \
+	sh -c "! relaytop --export-ctf $top/drop/ctf $tmp/lose.bin 2>/dev/null"
+for name in drop lose; do
+	sed "s/^/# $name: /" $top/$name/summary.txt
+done
 
 # the defaults, for the tests after this one
+echo 0 > $dir/overwrite
 echo 65536 > $dir/subbuf_size
 echo 8 > $dir/n_subbufs
 [ -n "$loaded_here" ] && rmmod sched_relay
