@@ -19,7 +19,8 @@
  *   trace of another UUID;
  * - bad input (missing or foreign file, a directory in use) is a clear
  *   error that leaves nothing behind; a truncated recording exports the
- *   events before the damage and still fails.
+ *   events before the damage and still fails; a record whose time goes
+ *   backwards still gives a trace babeltrace2 reads.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -632,6 +633,54 @@ static void test_bad_input(void)
 	check_int(rc, ==, 1);
 }
 
+/* A damaged record's time going backwards: readable, at its predecessor's. */
+static void test_time_backwards(void)
+{
+	static const uint64_t dt[] = { 1000, 3000, 2000, 4000 };
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = 1,
+		.geom = { 4096, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	struct sched_relay_record recs[ARRAY_SIZE(dt)];
+	struct subbuf_chunk c = {
+		.cpu = 0, .generation = 1, .offset = 64, .recs = recs,
+		.nrec = ARRAY_SIZE(dt),
+	};
+	struct recorder *rec = recorder_create(tmp_path("back.rec"), &meta);
+	struct lines out, err;
+	struct rec_info ri;
+	char want[MAX_LINE];
+	int rc;
+
+	if (!check(rec != NULL))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(dt); i++) {
+		make_record(0, (unsigned int)i * SCHED_RELAY_NR_EVENTS, &recs[i]);
+		recs[i].ts = base_ts + dt[i];
+	}
+	recorder_track_cpu(rec, 0, 0, 0, true);
+	recorder_stage(rec, &c);
+	recorder_settle(rec, true);
+	rc = recorder_finish(rec);
+	check_int(rc, ==, 0);
+	recorder_free(rec);
+	rc = read_info(tmp_path("back.rec"), &ri);
+	check_int(rc, ==, 0);
+	rc = export_ctf(tmp_path("back.rec"), tmp_path("back.ctf"));
+	check_int(rc, ==, 0);
+	rc = babeltrace2(tmp_path("back.ctf"), &out, &err);
+	check_int(rc, ==, 0);
+	check_uint(out.n, ==, ARRAY_SIZE(dt));
+	check_uint(err.n, ==, 0);
+	recs[2].ts = recs[1].ts;
+	expected_line(&ri, 0, &recs[2], want, sizeof(want));
+	if (out.n > 2)
+		check_str(out.line[2], want);
+	free_lines(&out);
+	free_lines(&err);
+}
+
 static void test_truncated(void)
 {
 	struct lines out, err;
@@ -688,6 +737,8 @@ int main(void)
 	     "another recording another trace UUID");
 	TEST(test_bad_input(), "bad input is an error that leaves no trace "
 	     "and touches no existing one");
+	TEST(test_time_backwards(), "an event earlier than the one before it "
+	     "is written at that one's time, so babeltrace2 reads the trace");
 	TEST(test_truncated(), "a truncated recording exports the events "
 	     "before the damage and fails");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
