@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 20-sched_relay.t - pins the sched_relay producer as its users meet it:
+# the module loads; /sys/kernel/sched_relay shows a buffer per CPU and the
+# control files; under loadgen it records; `echo 1 > reset` from a shell
+# empties every buffer and bumps generation by one; then the C tests pin
+# the control files and their errnos (sched_relay_control), the records
+# and sub-buffer headers read through read() and mmap() (sched_relay_records),
+# the accounting of produced and dropped events (sched_relay_stats), and
+# poll() on generation (sched_relay_poll); the module unloads; and the
+# kernel log stays free of splats throughout.
+. /tests/lib/tap.sh
+
+SR=/sys/kernel/sched_relay
+SPLAT='Oops|BUG:|WARNING:|Call Trace:|scheduling while atomic|sleeping function called|soft lockup|detected stalls|blocked for more than|suspicious RCU usage|circular locking|inconsistent lock state'
+c_failed=0
+
+# run_c NAME: run /tests/bin/NAME; its own TAP lines count.  A program that
+# dies before reporting (a crash) gets a "not ok" line of its own.
+run_c() {
+	echo "# /tests/bin/$1"
+	"/tests/bin/$1"
+	_rc=$?
+	case $_rc in
+	0) ;;
+	1) c_failed=1 ;;
+	*) c_failed=1; t_ok "$1 ran to the end" sh -c "echo 'exit status $_rc'; false" ;;
+	esac
+}
+
+# Every column but the first (cpu) of every line but the header is 0.
+stats_all() {
+	awk -v col="$1" -v want="$2" 'NR > 1 && $col != want { bad = 1 } END { exit bad }' $SR/stats
+}
+
+dmesg -c > /dev/null
+rmmod sched_relay 2>/dev/null
+t_ok "sched_relay loads" insmod /lib/modules/sched_relay.ko
+t_eq "one buffer file per CPU" "$(grep -c ^processor /proc/cpuinfo)" "$(ls $SR | grep -c '^cpu[0-9][0-9]*$')"
+for f in enabled events overwrite subbuf_size n_subbufs reset generation stats; do
+	t_ok "$SR/$f exists" test -e $SR/$f
+done
+t_ok "loadgen runs on every CPU" loadgen -q -t 0.5
+t_ok "events were recorded" sh -c "awk 'NR > 1 { n += \$2 } END { exit !(n > 0) }' $SR/stats"
+echo 0 > $SR/enabled
+gen=$(cat $SR/generation)
+t_ok "echo 1 > reset succeeds" sh -c "echo 1 > $SR/reset"
+t_eq "reset bumps generation by one" "$((gen + 1))" "$(cat $SR/generation)"
+t_ok "reset zeroes produced on every CPU" stats_all 2 0
+t_ok "reset zeroes dropped on every CPU" stats_all 3 0
+t_ok "reset leaves one empty sub-buffer (its header) per CPU" stats_all 6 64
+t_eq "cpu0 reads as a lone 64-byte header" 64 "$(cat $SR/cpu0 | wc -c)"
+echo 1 > $SR/enabled
+
+run_c sched_relay_control
+run_c sched_relay_records
+run_c sched_relay_stats
+run_c sched_relay_poll
+
+t_ok "sched_relay unloads" rmmod sched_relay
+t_ok "its sysfs directory is gone" test ! -e $SR
+t_ok "the kernel log has no splat" sh -c "! dmesg | grep -E '$SPLAT'"
+t_done && [ $c_failed -eq 0 ]

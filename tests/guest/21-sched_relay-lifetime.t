@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 21-sched_relay-lifetime.t - pins that sched_relay loads and unloads, and
+# re-creates its channel, safely under load while readers hold its buffers
+# open, mapped and polled (sched_relay_lifetime: each reader must learn the
+# documented way that its file is gone), that bad module parameters fail
+# the load, and that the kernel log stays free of splats.  Leaves the
+# module unloaded.
+. /tests/lib/tap.sh
+
+SPLAT='Oops|BUG:|WARNING:|Call Trace:|scheduling while atomic|sleeping function called|soft lockup|detected stalls|blocked for more than|suspicious RCU usage|circular locking|inconsistent lock state'
+
+dmesg -c > /dev/null
+echo "# /tests/bin/sched_relay_lifetime"
+/tests/bin/sched_relay_lifetime
+rc=$?
+case $rc in
+0|1) ;;
+*) t_ok "sched_relay_lifetime ran to the end" sh -c "echo 'exit status $rc'; false" ;;
+esac
+t_ok "sched_relay is not left loaded" sh -c '! grep -q "^sched_relay " /proc/modules'
+t_ok "the kernel log has no splat" sh -c "! dmesg | grep -E '$SPLAT'"
+t_done && [ $rc -eq 0 ]
