@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+union test__tmp test__tmp[2];
+
 static struct {
 	int count;		/* tests started so far */
 	int passed;

@@ -31,17 +31,22 @@
 	test__run_end(test__run_begin() ? 0 : (t, 1),	\
 		      TEST_LOCATION(), __VA_ARGS__)
 
-/* Compare two integers with a C comparison operator. */
+/*
+ * Compare two integers with a C comparison operator.  Each operand is
+ * evaluated exactly once (check_int(write(fd, ...), ==, 1) writes once).
+ */
 #define check_int(a, op, b)						\
-	check_int_loc(TEST_LOCATION(), #a" "#op" "#b,			\
-		      (intmax_t)(a) op (intmax_t)(b),			\
-		      (intmax_t)(a), (intmax_t)(b))
+	(test__tmp[0].i = (a), test__tmp[1].i = (b),			\
+	 check_int_loc(TEST_LOCATION(), #a" "#op" "#b,			\
+		       test__tmp[0].i op test__tmp[1].i,		\
+		       test__tmp[0].i, test__tmp[1].i))
 
 /* Compare two unsigned integers with a C comparison operator. */
 #define check_uint(a, op, b)						\
-	check_uint_loc(TEST_LOCATION(), #a" "#op" "#b,			\
-		       (uintmax_t)(a) op (uintmax_t)(b),		\
-		       (uintmax_t)(a), (uintmax_t)(b))
+	(test__tmp[0].u = (a), test__tmp[1].u = (b),			\
+	 check_uint_loc(TEST_LOCATION(), #a" "#op" "#b,			\
+			test__tmp[0].u op test__tmp[1].u,		\
+			test__tmp[0].u, test__tmp[1].u))
 
 /* Check that two strings are equal (NULL is a distinct value). */
 #define check_str(a, b)							\
@@ -56,6 +61,13 @@
 #define TEST_LOCATION() __FILE__ ":" TEST__STR(__LINE__)
 #define TEST__STR(x) TEST__STR2(x)
 #define TEST__STR2(x) #x
+
+/* Where check_int()/check_uint() keep their operands (not re-entrant). */
+union test__tmp {
+	intmax_t i;
+	uintmax_t u;
+};
+extern union test__tmp test__tmp[2];
 
 __attribute__((format(printf, 1, 2)))
 void test_msg(const char *format, ...);
