@@ -510,7 +510,7 @@ static ssize_t geometry_store(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t present_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(relay_test_sysfs.rchan) != NULL);
+	return sysfs_emit(buf, "%d\n", !!READ_ONCE(relay_test_sysfs.rchan));
 }
 
 static ssize_t present_store(struct kobject *kobj, struct kobj_attribute *attr,
