@@ -8,6 +8,9 @@
 #   produced since the reset before it (events in the file + events
 #   relaytop lost == produced), its drop counts equal the producer's, and
 #   --dump decodes every one of those events into a line;
+# - with relaytop stopped (SIGSTOP) under load, the producer's drops
+#   (no-overwrite) and relaytop's losses to overwriting (overwrite mode) are
+#   counted exactly, per CPU, and shown where they happened;
 # - a reset from another process shows in the first block after it, with
 #   the new generation;
 # - a new geometry (the buffer files are re-created) is followed: relaytop
@@ -105,6 +108,78 @@ t_ok "the recording is not empty" \
 t_ok "sched_switch lines carry the kernel's field names" \
 	grep -q 'sched_switch: prev_comm=.* prev_pid=[0-9]* prev_prio=[0-9]* prev_state=[A-Z+|]* ==> next_comm=.* next_pid=[0-9]* next_prio=[0-9]*$' $tmp/dump.txt
 t_ok "relaytop printed a per-CPU summary" grep -q '^all ' $tmp/record.txt
+
+# --- drops and losses counted exactly: relaytop stopped while the load runs -
+# compare_counts NAME: per CPU, file events + lost = produced and file
+# dropped = the producer's dropped ($tmp/stats.txt vs the dump's summary);
+compare_counts() {
+	name=$1
+	relaytop --dump $tmp/$name.bin > $tmp/$name.txt 2>&1
+	t_eq "$name: relaytop --dump exits 0" 0 $?
+	bad=
+	for c in $(awk '$1 ~ /^[0-9]+$/ { print $1 }' $tmp/stats.txt); do
+		p=$(awk -v c=$c '$1 == c { print $2 }' $tmp/stats.txt)
+		d=$(awk -v c=$c '$1 == c { print $3 }' $tmp/stats.txt)
+		set -- $(awk -v c=$c '$1 == "#" && $2 == c && NF == 5 { print $3, $4, $5 }' $tmp/$name.txt)
+		[ "$(($1 + $3))" = "$p" ] && [ "$2" = "$d" ] ||
+			bad="$bad cpu$c: file $1+$3 lost, $2 dropped; producer $p, $d dropped;"
+	done
+	t_eq "$name: every CPU's events + lost = produced, dropped = the producer's" "" "$bad"
+	awk -v n=$name '$1 == "#" && $2 == "all" && NF == 5 {
+		print "# " n ": " $3 " events, " $4 " dropped, " $5 " lost" }' $tmp/$name.txt
+}
+
+# no-overwrite, 2 x 4 KiB: while relaytop is stopped the buffers fill and
+# the producer drops; the file must say how many, per CPU, exactly
+echo 4096 > $dir/subbuf_size
+echo 2 > $dir/n_subbufs
+echo 1 > $dir/reset
+relaytop --record $tmp/drops.bin --no-ui -t 9 > /dev/null 2>&1 &
+rec=$!
+loadgen -q -r 2000 -t 5 > /dev/null 2>&1 &
+load=$!
+sleep 1
+kill -STOP $rec
+sleep 2
+kill -CONT $rec
+wait $load
+echo 0 > $dir/enabled
+cp $dir/stats $tmp/stats.txt
+wait $rec
+t_eq "relaytop --record survives being stopped (exit 0)" 0 $?
+echo 1 > $dir/enabled
+compare_counts drops
+t_ok "the producer did drop while relaytop was stopped" \
+	sh -c "awk '\$1 == \"#\" && \$2 == \"all\" && \$4 > 0 { ok = 1 } END { exit !ok }' $tmp/drops.txt"
+t_ok "the dump shows where: 'CPU:N [n EVENTS DROPPED]'" \
+	grep -q '^CPU:[0-9]* \[[0-9]* EVENTS DROPPED\]$' $tmp/drops.txt
+
+# overwrite: while relaytop is stopped the buffers are overwritten; what it
+# lost must be counted exactly (the producer drops nothing)
+echo 1 > $dir/overwrite
+echo 1 > $dir/reset
+relaytop --record $tmp/lost.bin --no-ui -t 9 > /dev/null 2>&1 &
+rec=$!
+loadgen -q -r 2000 -t 5 > /dev/null 2>&1 &
+load=$!
+sleep 1
+kill -STOP $rec
+sleep 2
+kill -CONT $rec
+wait $load
+echo 0 > $dir/enabled
+cp $dir/stats $tmp/stats.txt
+wait $rec
+t_eq "relaytop --record in overwrite mode exits 0" 0 $?
+echo 1 > $dir/enabled
+compare_counts lost
+t_ok "relaytop did lose events while it was stopped" \
+	sh -c "awk '\$1 == \"#\" && \$2 == \"all\" && \$5 > 0 { ok = 1 } END { exit !ok }' $tmp/lost.txt"
+t_ok "the dump shows where: 'CPU:N [n EVENTS LOST: ...]'" \
+	grep -q '^CPU:[0-9]* \[[0-9]* EVENTS LOST: ' $tmp/lost.txt
+echo 0 > $dir/overwrite
+echo 8 > $dir/n_subbufs
+echo 65536 > $dir/subbuf_size
 
 # --- a new geometry re-creates the buffers: followed -----------------------
 relaytop -b -d 1 -n 5 > $tmp/geom.txt 2>&1 &
