@@ -44,14 +44,18 @@
  * (stats.full); in overwrite mode it always accepts and readers notice
  * overwritten sub-buffers by their changed seq, which is stored first.
  *
- * Write path: every probe checks the event mask (zero while disabled), then
- * reserves 64 bytes with relay_reserve() and fills the record in place, no
- * copy.  Probes run in scheduler context, sched_switch with the runqueue lock
- * held and interrupts off, but sched_process_fork/exit (and a task's wake-up
- * of itself) with interrupts on: an interrupt's wake-up could then re-enter
- * the same CPU's buffer, so reserve, fill and commit run with local
- * interrupts off (sched_switch has them off already).  Nothing on the
- * write path sleeps or takes a lock; relay wakes readers through irq_work.
+ * Probes are attached only for the event types being recorded, none while
+ * disabled, so what is not recorded costs the scheduler nothing.
+ *
+ * Write path: every probe checks the event mask (zero while disabled: it
+ * covers the moments while probes come and go), then reserves 64 bytes with
+ * relay_reserve() and fills the record in place, no copy.  Probes run in
+ * scheduler context, sched_switch with the runqueue lock held and interrupts
+ * off, but sched_process_fork/exit (and a task's wake-up of itself) with
+ * interrupts on: an interrupt's wake-up could then re-enter the same CPU's
+ * buffer, so reserve, fill and commit run with local interrupts off
+ * (sched_switch has them off already).  Nothing on the write path sleeps or
+ * takes a lock; relay wakes readers through irq_work.
  * After each record the header's committed is stored with release semantics
  * so that a reader which only maps the buffer can parse the sub-buffer being
  * filled (it loads committed with acquire semantics).
@@ -71,8 +75,12 @@
 
 #include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/kstrtox.h>
+#include <linux/lockdep.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -122,6 +130,7 @@ static struct {
 	struct rchan *chan;		/* the channel that exists, or NULL */
 	bool enabled;
 	unsigned int events;		/* SCHED_RELAY_* bits */
+	unsigned int attached;		/* event types with a probe attached */
 	bool overwrite;			/* read locklessly by subbuf_start */
 	u64 generation;			/* read locklessly by subbuf_start */
 } sched_relay = {
@@ -330,60 +339,79 @@ static void sched_relay_probe_exit(void *data, struct task_struct *p)
 	sched_relay_log(SCHED_RELAY_EXIT, p, NULL, 0, -1, -1, false);
 }
 
-static void sched_relay_unregister_probes(void)
+/* Attach (@on) or detach the probe of one event type. */
+static int sched_relay_attach(enum sched_relay_event_type type, bool on)
 {
-	unregister_trace_sched_process_exit(sched_relay_probe_exit, NULL);
-	unregister_trace_sched_process_fork(sched_relay_probe_fork, NULL);
-	unregister_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
-	unregister_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
-	unregister_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
-	unregister_trace_sched_switch(sched_relay_probe_switch, NULL);
-}
-
-static int sched_relay_register_probes(void)
-{
-	int err;
-
-	err = register_trace_sched_switch(sched_relay_probe_switch, NULL);
-	if (err)
-		return err;
-	err = register_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
-	if (err)
-		goto err_switch;
-	err = register_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
-	if (err)
-		goto err_wakeup;
-	err = register_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
-	if (err)
-		goto err_wakeup_new;
-	err = register_trace_sched_process_fork(sched_relay_probe_fork, NULL);
-	if (err)
-		goto err_migrate;
-	err = register_trace_sched_process_exit(sched_relay_probe_exit, NULL);
-	if (err)
-		goto err_fork;
-	return 0;
-
-err_fork:
-	unregister_trace_sched_process_fork(sched_relay_probe_fork, NULL);
-err_migrate:
-	unregister_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
-err_wakeup_new:
-	unregister_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
-err_wakeup:
-	unregister_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
-err_switch:
-	unregister_trace_sched_switch(sched_relay_probe_switch, NULL);
-	tracepoint_synchronize_unregister();
-	return err;
+	switch (type) {
+	case SCHED_RELAY_SWITCH:
+		return on ? register_trace_sched_switch(sched_relay_probe_switch, NULL) :
+			    unregister_trace_sched_switch(sched_relay_probe_switch, NULL);
+	case SCHED_RELAY_WAKEUP:
+		return on ? register_trace_sched_wakeup(sched_relay_probe_wakeup, NULL) :
+			    unregister_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
+	case SCHED_RELAY_WAKEUP_NEW:
+		return on ? register_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL) :
+			    unregister_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
+	case SCHED_RELAY_MIGRATE:
+		return on ? register_trace_sched_migrate_task(sched_relay_probe_migrate, NULL) :
+			    unregister_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
+	case SCHED_RELAY_FORK:
+		return on ? register_trace_sched_process_fork(sched_relay_probe_fork, NULL) :
+			    unregister_trace_sched_process_fork(sched_relay_probe_fork, NULL);
+	case SCHED_RELAY_EXIT:
+		return on ? register_trace_sched_process_exit(sched_relay_probe_exit, NULL) :
+			    unregister_trace_sched_process_exit(sched_relay_probe_exit, NULL);
+	default:
+		return -EINVAL;
+	}
 }
 
 /* --- configuration (process context, sched_relay.lock held) --- */
 
-static void sched_relay_update_mask(void)
+/*
+ * Record the event types of @mask: attach their probes, detach the others,
+ * and let the probes see the mask.  Probes are attached only while their
+ * event type is recorded, so a disabled channel costs the scheduler
+ * nothing; the mask the probes check covers the moments in between.  On
+ * an error nothing has changed.  When it returns with a type dropped, no
+ * probe is recording it any more.
+ */
+static int sched_relay_set_mask(unsigned int mask)
 {
-	WRITE_ONCE(sched_relay_hot.mask,
-		   sched_relay.enabled ? sched_relay.events : 0);
+	unsigned int old = sched_relay.attached, added = 0;
+	int type, err;
+
+	/* Attaching can fail (no memory): do it first, undo on failure. */
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++) {
+		if (!(mask & ~old & BIT(type)))
+			continue;
+		err = sched_relay_attach(type, true);
+		if (err)
+			goto err_detach;
+		added |= BIT(type);
+	}
+	WRITE_ONCE(sched_relay_hot.mask, mask);
+	/* Detaching does not fail: tracepoints fall back to a stub. */
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++)
+		if (old & ~mask & BIT(type))
+			sched_relay_attach(type, false);
+	sched_relay.attached = mask;
+	if (old & ~mask)
+		tracepoint_synchronize_unregister();
+	return 0;
+
+err_detach:
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++)
+		if (added & BIT(type))
+			sched_relay_attach(type, false);
+	tracepoint_synchronize_unregister();
+	return err;
+}
+
+/* The event types recorded for @enabled and @events. */
+static unsigned int sched_relay_mask(bool enabled, unsigned int events)
+{
+	return enabled ? events : 0;
 }
 
 /* Keep the probes out of the channel; on return none is inside it. */
@@ -541,19 +569,19 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	mutex_lock(&sched_relay.lock);
 	if (val != sched_relay.enabled) {
-		WRITE_ONCE(sched_relay.enabled, val);
-		sched_relay_update_mask();
 		/*
-		 * Probes that saw the old mask finish before the write
-		 * returns: after "echo 0 > enabled" the counters stand still.
+		 * When disabling, the probes are gone when this returns:
+		 * after "echo 0 > enabled" the counters stand still.
 		 */
-		if (!val)
-			synchronize_rcu();
-		sched_relay_bump_generation();
-		sched_relay_notify(attr->attr.name);
+		err = sched_relay_set_mask(sched_relay_mask(val, sched_relay.events));
+		if (!err) {
+			WRITE_ONCE(sched_relay.enabled, val);
+			sched_relay_bump_generation();
+			sched_relay_notify(attr->attr.name);
+		}
 	}
 	mutex_unlock(&sched_relay.lock);
-	return count;
+	return err ? err : count;
 }
 
 static ssize_t events_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -660,13 +688,15 @@ static ssize_t events_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 	mutex_lock(&sched_relay.lock);
 	if (mask != sched_relay.events) {
-		WRITE_ONCE(sched_relay.events, mask);
-		sched_relay_update_mask();
-		sched_relay_bump_generation();
-		sched_relay_notify(attr->attr.name);
+		err = sched_relay_set_mask(sched_relay_mask(sched_relay.enabled, mask));
+		if (!err) {
+			WRITE_ONCE(sched_relay.events, mask);
+			sched_relay_bump_generation();
+			sched_relay_notify(attr->attr.name);
+		}
 	}
 	mutex_unlock(&sched_relay.lock);
-	return count;
+	return err ? err : count;
 }
 
 static ssize_t overwrite_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -911,28 +941,29 @@ static int __init sched_relay_init(void)
 	mutex_lock(&sched_relay.lock);
 	err = sched_relay_create_channel(param_subbuf_size, param_n_subbufs);
 	if (!err) {
-		sched_relay_update_mask();
 		sched_relay_start_writers();
+		err = sched_relay_set_mask(sched_relay_mask(param_enabled,
+							    param_events));
+		if (err)
+			sched_relay_stop_writers();
 	}
 	mutex_unlock(&sched_relay.lock);
 	if (err)
-		goto err_put_kobj;
+		goto err_destroy_channel;
 
 	err = sysfs_create_group(sched_relay.kobj, &sched_relay_group);
 	if (err)
-		goto err_destroy_channel;
-
-	err = sched_relay_register_probes();
-	if (err)
-		goto err_remove_group;
+		goto err_detach;
 	return 0;
 
-err_remove_group:
-	sysfs_remove_group(sched_relay.kobj, &sched_relay_group);
-err_destroy_channel:
+err_detach:
+	mutex_lock(&sched_relay.lock);
+	sched_relay_set_mask(0);
+	mutex_unlock(&sched_relay.lock);
 	sched_relay_stop_writers();
+err_destroy_channel:
+	/* Nothing to destroy if creating it failed. */
 	sched_relay_destroy_channel();
-err_put_kobj:
 	kobject_put(sched_relay.kobj);
 	return err;
 }
@@ -963,8 +994,10 @@ static void sched_relay_remove_group(void)
 static void __exit sched_relay_exit(void)
 {
 	sched_relay_remove_group();
-	sched_relay_unregister_probes();
-	tracepoint_synchronize_unregister();
+	/* Detaches every probe and waits for those still running. */
+	mutex_lock(&sched_relay.lock);
+	sched_relay_set_mask(0);
+	mutex_unlock(&sched_relay.lock);
 	RCU_INIT_POINTER(sched_relay_hot.chan, NULL);
 	sched_relay_destroy_channel();
 	kobject_put(sched_relay.kobj);
