@@ -558,6 +558,10 @@ void session_tick(struct session *s)
 {
 	uint64_t now;
 
+	/* the attributes too: the header is current even if a notification
+	 * is still on its way (sysfs delivers them from a work item) */
+	if (s->have_ctl && s->have_ch)
+		config_changed(s);
 	if (!s->have_ch)
 		remap(s);
 	else
