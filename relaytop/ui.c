@@ -212,7 +212,7 @@ static void draw_mix(int y, int x, int width, const struct cpu_stats *c)
 
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++)
 		total += c->mix[t];
-	if (!total)
+	if (!total || y >= LINES || x >= COLS)
 		return;
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++) {
 		cols[t] = (int)((double)c->mix[t] * width / (double)total + 0.5);
@@ -252,7 +252,7 @@ static void draw_spark(int y, int x, int width, const struct cpu_stats *c,
 	unsigned char levels[STATS_HISTORY];
 	unsigned int n = ui.utf8 ? ARRAY_SIZE(blocks) : sizeof(ascii) - 1;
 
-	if (width <= 0)
+	if (width <= 0 || y >= LINES || x >= COLS)
 		return;
 	if (width > STATS_HISTORY)
 		width = STATS_HISTORY;
@@ -363,11 +363,13 @@ static void draw_help(void)
 	put(y++, 4, "LOST     events overwritten before relaytop read them");
 	put(y++, 4, "FILL     how far relaytop was behind, at worst, in the interval");
 	put(y, 4, "MIX      ");
-	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++) {
+	for (int t = 0, x = 13; t < SCHED_RELAY_NR_EVENTS; t++) {
+		const struct event_type *e = event_type((unsigned int)t);
+
 		attron(pair(PAIR_TYPE0 + t));
-		printw("%c=%s ", event_type((unsigned int)t)->key - 'a' + 'A',
-		       event_type((unsigned int)t)->name);
+		put(y, x, "%c=%s ", e->key - 'a' + 'A', e->name);
 		attroff(pair(PAIR_TYPE0 + t));
+		x += (int)strlen(e->name) + 3;
 	}
 	y += 2;
 	put(y, 2, "h, ? or Esc returns");
