@@ -558,15 +558,16 @@ void session_tick(struct session *s)
 {
 	uint64_t now;
 
-	/* the attributes too: the header is current even if a notification
-	 * is still on its way (sysfs delivers them from a work item) */
-	if (s->have_ctl && s->have_ch)
-		config_changed(s);
 	if (!s->have_ch)
 		remap(s);
 	else
 		add_new_buffers(s);
 	session_drain(s);
+	/* the attributes too, after the buffers: the header is current even
+	 * if a notification is still on its way (sysfs delivers them from a
+	 * work item), and never older than what the buffers showed */
+	if (s->have_ctl && s->have_ch)
+		config_changed(s);
 	read_stats_file(s);
 	now = mono_ns();
 	stats_tick(&s->st, now);
