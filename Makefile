@@ -100,7 +100,7 @@ kernel-debug: kernel-tree
 check-patches: kernel-tree
 	@set -e; fail=0; while read -r p; do \
 		case $$p in ''|\#*) continue;; esac; \
-		out=$$(cd $(KSRC) && perl scripts/checkpatch.pl --strict -q $(TOP)/patches/$$p) || fail=1; \
+		out=$$(cd $(KSRC) && PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl --strict -q $(TOP)/patches/$$p) || fail=1; \
 		echo "  CHECK   $$p: $$(echo "$$out" | grep -cE '^(ERROR|WARNING|CHECK)') findings"; \
 		[ -z "$$out" ] || echo "$$out"; \
 	done < patches/series; exit $$fail
