@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 60-fuzz.t - pins that seeded random writes to every writable control file
+# of sched_relay get only documented errnos, leave the state unchanged when
+# refused, and leave the kernel log free of splats.  FUZZ_SEED replays a
+# run (the seed is printed).  Leaves the module unloaded.
+. /tests/lib/tap.sh
+
+SPLAT='Oops|BUG:|WARNING:|Call Trace:|scheduling while atomic|sleeping function called|soft lockup|detected stalls|blocked for more than|suspicious RCU usage|circular locking|inconsistent lock state|KASAN|KFENCE'
+
+dmesg -c > /dev/null
+grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko
+seed=${FUZZ_SEED:-$(date +%s)}
+/usr/bin/loadgen > /dev/null 2>&1 &
+lg=$!
+/tests/bin/fuzz_sched_relay "$seed" 3000 90
+rc=$?
+kill $lg 2>/dev/null; wait $lg 2>/dev/null
+t_ok "sched_relay unloads after the fuzzing" rmmod sched_relay
+t_ok "the kernel log has no splat" sh -c "! dmesg | grep -E '$SPLAT'"
+t_done && [ $rc -eq 0 ]
