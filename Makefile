@@ -119,7 +119,8 @@ guest-programs: deps $(GUEST_TESTS)
 	@if [ -f tracepoints-demo/Makefile ]; then \
 		$(MAKE) -s -C tracepoints-demo loadgen OUT=$(GUEST)/bin STATIC=1; fi
 
-$(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h include/uapi/sched_relay.h
+$(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h include/uapi/sched_relay.h \
+		$(wildcard tests/guest/*.h tests/modules/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/lib/test-lib.c
 
