@@ -133,23 +133,30 @@ compare_counts() {
 		print "# " n ": " $3 " events, " $4 " dropped, " $5 " lost" }' $tmp/$name.txt
 }
 
+# record_stopped NAME: record under load into $tmp/NAME.bin with relaytop
+# stopped (SIGSTOP) for 2 s in the middle; stop the producer, keep its
+# stats in $tmp/stats.txt; the status is relaytop's.
+record_stopped() {
+	relaytop --record $tmp/$1.bin --no-ui -t 9 > /dev/null 2>&1 &
+	rec=$!
+	loadgen -q -r 2000 -t 5 > /dev/null 2>&1 &
+	load=$!
+	sleep 1
+	kill -STOP $rec
+	sleep 2
+	kill -CONT $rec
+	wait $load
+	echo 0 > $dir/enabled
+	cp $dir/stats $tmp/stats.txt
+	wait $rec
+}
+
 # no-overwrite, 2 x 4 KiB: while relaytop is stopped the buffers fill and
 # the producer drops; the file must say how many, per CPU, exactly
 echo 4096 > $dir/subbuf_size
 echo 2 > $dir/n_subbufs
 echo 1 > $dir/reset
-relaytop --record $tmp/drops.bin --no-ui -t 9 > /dev/null 2>&1 &
-rec=$!
-loadgen -q -r 2000 -t 5 > /dev/null 2>&1 &
-load=$!
-sleep 1
-kill -STOP $rec
-sleep 2
-kill -CONT $rec
-wait $load
-echo 0 > $dir/enabled
-cp $dir/stats $tmp/stats.txt
-wait $rec
+record_stopped drops
 t_eq "relaytop --record survives being stopped (exit 0)" 0 $?
 echo 1 > $dir/enabled
 compare_counts drops
@@ -162,18 +169,7 @@ t_ok "the dump shows where: 'CPU:N [n EVENTS DROPPED]'" \
 # lost must be counted exactly (the producer drops nothing)
 echo 1 > $dir/overwrite
 echo 1 > $dir/reset
-relaytop --record $tmp/lost.bin --no-ui -t 9 > /dev/null 2>&1 &
-rec=$!
-loadgen -q -r 2000 -t 5 > /dev/null 2>&1 &
-load=$!
-sleep 1
-kill -STOP $rec
-sleep 2
-kill -CONT $rec
-wait $load
-echo 0 > $dir/enabled
-cp $dir/stats $tmp/stats.txt
-wait $rec
+record_stopped lost
 t_eq "relaytop --record in overwrite mode exits 0" 0 $?
 echo 1 > $dir/enabled
 compare_counts lost
