@@ -1,0 +1,205 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# guest-bench.sh - the measurements of `make bench`, run in the guest.
+#
+#   sh guest-bench.sh RAW_FILE
+#
+# Appends one line per measurement to RAW_FILE ("KEY k=v ..."; bench/report
+# on the host turns them into the table and the JSON) and shows progress
+# on "# " lines.  Sections:
+#  1. write path: relay_bench.ko writes N records REPS times through memcpy
+#     (the floor), relay_write(), ftrace's ring buffer, and the sched_wakeup
+#     tracepoint with sched_relay's probe, with ftrace's sched_wakeup event,
+#     and with nothing attached;
+#  2. context-switch storm (loadgen flat out on every CPU): off, sched_relay
+#     with relaytop --record, ftrace's sched_switch+sched_wakeup with a
+#     trace_pipe_raw reader per CPU, at the same buffer memory per CPU;
+#  3. reader cost: relaytop --record against read_reader at one paced load,
+#     CPU time from cputime; then relaytop's highest zero-loss rate.
+# Exit status: 0, or 1 when a step failed (said on a "# FAILED" line).
+set -u
+
+raw=${1:?usage: guest-bench.sh RAW_FILE}
+# BENCH_* settings from the host (bench/run), next to this script
+[ -f "${0%/*}/settings" ] && . "${0%/*}/settings"
+N=${BENCH_N:-20000}		# records per round (section 1)
+REPS=${BENCH_REPS:-21}		# rounds per path
+ROUNDS=${BENCH_ROUNDS:-3}	# repetitions of sections 2 and 3
+STORM_SECS=${BENCH_STORM_SECS:-8}
+READER_SECS=${BENCH_READER_SECS:-10}
+READER_RATE=${BENCH_READER_RATE:-5000}	# switches/s per CPU in section 3
+SWEEP_SECS=${BENCH_SWEEP_SECS:-5}
+SWEEP_RATES=${BENCH_SWEEP_RATES:-2500 5000 10000 20000 40000 0}
+BUF_KB=512			# sched_relay's default: 8 x 64 KiB per CPU
+
+D=/sys/kernel/sched_relay
+T=/sys/kernel/tracing
+B=/sys/kernel/debug/relay_bench/run
+CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+cpus=$(i=0; while [ $i -lt "$ncpus" ]; do echo $i; i=$((i + 1)); done)
+
+emit() { echo "$*" >> "$raw"; echo "# $*"; }
+fail() { echo "# FAILED: $*"; exit 1; }
+sum_col() { awk -v c="$1" 'NR > 1 { s += $c } END { print s + 0 }' $D/stats; }
+
+# sched_relay with a known configuration: EVENTS, overwrite OVW, reset.
+relay_setup() {
+	grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko ||
+		fail "insmod sched_relay"
+	echo 0 > $D/enabled
+	echo 65536 > $D/subbuf_size && echo 8 > $D/n_subbufs &&
+		echo "$2" > $D/overwrite && echo "$1" > $D/events ||
+		fail "configuring sched_relay"
+	echo 1 > $D/reset
+	echo 1 > $D/enabled
+}
+
+# ftrace with EVENTS (sched_switch sched_wakeup ...) enabled or none.
+ftrace_events() {
+	for e in sched_switch sched_wakeup; do echo 0 > $T/events/sched/$e/enable; done
+	for e in "$@"; do echo 1 > $T/events/sched/$e/enable || fail "enabling $e"; done
+}
+
+# ftrace per-CPU stats summed: "read=N overrun=N dropped=N left=N".
+ftrace_counts() {
+	for c in $cpus; do cat $T/per_cpu/cpu$c/stats; done | awk '
+		/^entries:/ { left += $2 } /^overrun:/ { over += $2 }
+		/^dropped events:/ { drop += $3 } /^read events:/ { rd += $3 }
+		END { printf "read=%d overrun=%d dropped=%d left=%d\n", rd, over, drop, left }'
+}
+
+[ -d $T/events/sched ] || fail "no tracefs at $T"
+[ -d /sys/kernel/debug ] || fail "no debugfs"
+echo 0 > $T/tracing_on
+echo local > $T/trace_clock	# ftrace's default clock (the tests boot with global)
+echo $BUF_KB > $T/buffer_size_kb
+echo 1 > $T/tracing_on
+emit "setup cpus=$ncpus mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
+	"kernel=$(uname -r) clocksource=$(cat $CS) trace_clock=local" \
+	"buffer_kb_per_cpu=$BUF_KB n=$N reps=$REPS rounds=$ROUNDS" \
+	"cmdline=\"$(cat /proc/cmdline)\""
+
+# --- 1. the write path -------------------------------------------------------
+insmod /lib/modules/relay_bench.ko || fail "insmod relay_bench"
+# write_path NAME PATH: REPS rounds of N records through PATH.
+write_path() {
+	echo "$2 $N $REPS" > $B || fail "relay_bench $2"
+	set -- "$1" $(cat $B)
+	emit "write name=$1 n=$3 ns=$(shift 3; echo "$*" | tr ' ' ,)"
+}
+ftrace_events
+write_path memcpy memcpy
+write_path memcpy_call memcpy_call
+write_path clock clock
+write_path relay_write relay_write
+write_path ring_buffer ring_buffer
+write_path tracepoint_off tracepoint
+relay_setup wakeup 1
+write_path sched_relay tracepoint
+# the producer's clock is the clocksource: say what it costs when that is
+# not the TSC (as in a TCG guest booted without tsc=reliable)
+if grep -qw hpet /sys/devices/system/clocksource/clocksource0/available_clocksource; then
+	was=$(cat $CS)
+	echo hpet > $CS && write_path sched_relay_hpet tracepoint
+	echo "$was" > $CS
+fi
+rmmod sched_relay
+ftrace_events sched_wakeup
+write_path ftrace_event tracepoint
+ftrace_events
+echo > $T/trace
+rmmod relay_bench
+
+# --- 2. a context-switch storm ----------------------------------------------
+# storm_off / storm_relay / storm_ftrace ROUND: one loadgen run flat out.
+storm_off() {
+	emit "storm mode=off round=$1 $(loadgen -q -t $STORM_SECS | tail -n 1)"
+}
+storm_relay() {
+	relay_setup "switch wakeup" 0
+	relaytop --record /dev/null --no-ui > /tmp/rt.txt 2>&1 &
+	rt=$!
+	sleep 1
+	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
+	echo 0 > $D/enabled
+	sleep 2			# relaytop reads what is left
+	produced=$(sum_col 2) dropped=$(sum_col 3)
+	kill -TERM $rt; wait $rt || fail "relaytop --record (storm): $(cat /tmp/rt.txt)"
+	set -- "$1" $(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
+	[ $# -eq 4 ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
+	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
+		"produced=$produced kernel_dropped=$dropped"
+}
+storm_ftrace() {
+	echo > $T/trace
+	ftrace_events sched_switch sched_wakeup
+	readers=
+	for c in $cpus; do
+		cat $T/per_cpu/cpu$c/trace_pipe_raw > /dev/null &
+		readers="$readers $!"
+	done
+	sleep 1
+	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
+	ftrace_events
+	sleep 2			# the readers read what is left
+	kill $readers; wait $readers 2>/dev/null
+	set -- "$1" $(ftrace_counts)
+	emit "storm mode=ftrace round=$1 $lg captured=${2#read=} $3 $4 $5"
+}
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	storm_off $r
+	storm_relay $r
+	storm_ftrace $r
+	r=$((r + 1))
+done
+echo > $T/trace
+
+# --- 3. the reader ------------------------------------------------------------
+# reader KIND ROUND: READER_SECS of paced load, the reader under cputime.
+reader() {
+	relay_setup all 0
+	case $1 in
+	relaytop) cputime relaytop --record /dev/null --no-ui -t $((READER_SECS + 2)) \
+			> /tmp/reader.out 2> /tmp/reader.err & ;;
+	read) cputime read_reader $((READER_SECS + 2)) \
+			$(for c in $cpus; do echo $D/cpu$c; done) \
+			> /dev/null 2> /tmp/reader.err & ;;
+	esac
+	pid=$!
+	sleep 1
+	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
+	echo 0 > $D/enabled
+	wait $pid || fail "$1 reader: $(cat /tmp/reader.err)"
+	emit "reader kind=$1 round=$2 produced=$(sum_col 2) kernel_dropped=$(sum_col 3)" \
+		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err)" \
+		"lost=$(awk '$1 == "all" && NF == 4 { print $4 }' /tmp/reader.out 2>/dev/null)"
+}
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	reader relaytop $r
+	reader read $r
+	r=$((r + 1))
+done
+
+# the highest rate relaytop keeps up with, at the default geometry
+for rate in $SWEEP_RATES; do
+	relay_setup all 0
+	relaytop --record /dev/null --no-ui > /tmp/rt.txt 2>&1 &
+	rt=$!
+	sleep 1
+	if [ "$rate" = 0 ]; then
+		lg=$(loadgen -q -t $SWEEP_SECS | tail -n 1)
+	else
+		lg=$(loadgen -q -r "$rate" -t $SWEEP_SECS | tail -n 1)
+	fi
+	echo 0 > $D/enabled
+	sleep 2
+	kill -TERM $rt; wait $rt || fail "relaytop --record (sweep): $(cat /tmp/rt.txt)"
+	set -- $(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
+	emit "sweep rate=$rate $lg captured=$1 dropped=$2 lost=$3"
+	[ "$(($2 + $3))" -eq 0 ] || break
+done
+rmmod sched_relay
+emit "done"
