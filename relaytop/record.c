@@ -310,8 +310,10 @@ void recorder_note_dropped(struct recorder *rec, unsigned int cpu,
 {
 	struct recorder_cpu *c = cpu_of(rec, cpu);
 
-	/* Only for the end: a drop the stats file counts that no header
-	 * shows yet came after every record read so far. */
+	/* A drop the stats file counts that no header shows yet came after
+	 * every record read so far: it is banked at the end of the sequence
+	 * (a restart) or of the recording.  The caller makes sure the count
+	 * is of the sequence the reader is in. */
 	if (c->tracked)
 		c->raw_stats = raw_dropped;
 }
@@ -322,6 +324,9 @@ void recorder_restart(struct recorder *rec, unsigned int cpu,
 	struct recorder_cpu *c = cpu_of(rec, cpu);
 
 	recorder_note_lost(rec, cpu, reader_lost);
+	/* the old sequence's drops that only the stats file counted */
+	if (c->tracked && c->raw_stats > c->raw_last)
+		c->raw_last = c->raw_stats;
 	marker(rec, cpu, RECORD_RESTART, generation);
 	/* the new sequence counts its drops from 0 */
 	c->dropped_prev = cur_dropped(c);

@@ -176,8 +176,10 @@ void recorder_note_lost(struct recorder *rec, unsigned int cpu,
 			uint64_t reader_lost);
 /*
  * The producer's own count of drops since the reset (its stats file), read
- * after the last records were: used for the final count when it is larger
- * than the newest header's (drops after the last sub-buffer started).
+ * after the last records were, in the sequence the reader is in: used for
+ * the count at the end of that sequence (a restart) or of the recording
+ * when it is larger than the newest header's (drops after the last
+ * sub-buffer started).
  */
 void recorder_note_dropped(struct recorder *rec, unsigned int cpu,
 			   uint64_t raw_dropped);

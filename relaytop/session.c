@@ -434,6 +434,36 @@ void session_drain(struct session *s)
 	read_buffers(s, NULL, 0, false);
 }
 
+/*
+ * The recording gets the stats file's drop counts of the sequence each
+ * reader is in, so that drops after the newest header survive a reset
+ * (a full buffer starts no sub-buffer to carry them).  The buffers are
+ * read again after the stats file: a CPU whose reader met a reset in
+ * between may have been counted in the new sequence, and keeps its
+ * earlier count.  (The stats file and a reset both take the producer's
+ * lock: counts from after a reset are always followed by its headers.)
+ */
+static void note_stats_drops(struct session *s,
+			     const struct control_cpu_stats *cs, int n)
+{
+	uint64_t *restarts = xcalloc((size_t)n + 1, sizeof(*restarts));
+
+	for (int k = 0; k < n; k++) {
+		struct channel_cpu *cc = channel_cpu(&s->ch, cs[k].cpu);
+
+		restarts[k] = cc ? cc->reader.restarts : UINT64_MAX;
+	}
+	session_drain(s);
+	for (int k = 0; k < n && s->have_ch && s->rec && !s->rec_failed; k++) {
+		struct channel_cpu *cc = channel_cpu(&s->ch, cs[k].cpu);
+
+		if (cc && cc->reader.synced &&
+		    cc->reader.restarts == restarts[k])
+			recorder_note_dropped(s->rec, cs[k].cpu, cs[k].dropped);
+	}
+	free(restarts);
+}
+
 /* The producer's own drop counts (they also count drops after the newest
  * header, while a full buffer has no sub-buffer to start). */
 static void read_stats_file(struct session *s)
@@ -445,7 +475,9 @@ static void read_stats_file(struct session *s)
 		return;
 	cs = xcalloc(s->ch.max_cpu + 1, sizeof(*cs));
 	n = control_read_stats(&s->ctl, cs, s->ch.max_cpu + 1);
-	for (int k = 0; k < n; k++) {
+	if (n > 0 && s->rec && !s->rec_failed)
+		note_stats_drops(s, cs, n);
+	for (int k = 0; k < n && s->have_ch; k++) {
 		struct channel_cpu *cc = channel_cpu(&s->ch, cs[k].cpu);
 		uint64_t d = cs[k].dropped;
 

@@ -7,7 +7,8 @@
  * - the producer's drops and relaytop's own losses appear as items exactly
  *   where they happened, with exact counts, and the per-CPU summary says
  *   records, dropped and lost; the stats file's final drop count is kept;
- * - records torn while read never reach the file; a reset is marked;
+ * - records torn while read never reach the file; a reset is marked, and
+ *   drops only the stats file counted before it stay in the old sequence;
  * - bad files give a clear error and never a crash: not a recording,
  *   truncated at every length, corrupted at sampled bytes, a newer format
  *   version, another byte order, foreign record sizes, data after the end.
@@ -381,6 +382,34 @@ static void test_reset_marked(void)
 	record_stream_close(&rb.s);
 }
 
+/*
+ * Drops after the newest header, counted only by the stats file, then a
+ * reset: they belong to the old sequence and must not vanish with it.
+ */
+static void test_stats_drops_before_reset(void)
+{
+	struct rig g;
+	struct readback rb;
+
+	rig_setup(&g, "reset-drops.rec", false);
+	fake_relay_events(&g.relay[1], NSUB * CAP + 7);	/* full: 7 dropped */
+	rig_drain(&g, 1);
+	check_uint(g.relay[1].full, ==, 7);
+	/* a tick's stats file read (the sequence still the same) */
+	recorder_note_dropped(g.rec, 1, g.relay[1].full);
+	fake_relay_reset(&g.relay[1], 6);
+	fake_relay_events(&g.relay[1], 3);
+	rig_drain(&g, 1);
+	rig_finish(&g);
+	read_back("reset-drops.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.restarts[1], ==, 1);
+	check_uint(rb.records[1], ==, NSUB * CAP + 3);
+	check_uint(rb.dropped[1], ==, 7);
+	check_uint(rb.s.summary[1].dropped, ==, 7);
+	record_stream_close(&rb.s);
+}
+
 /* ---- bad files ---- */
 
 static size_t slurp(const char *name, unsigned char **data)
@@ -570,6 +599,7 @@ int main(void)
 	TEST(test_losses_where_they_happened(), "relaytop's losses sit where they happened, exactly");
 	TEST(test_torn_not_written(), "torn records never reach the file");
 	TEST(test_reset_marked(), "a reset is marked and drops count on from zero");
+	TEST(test_stats_drops_before_reset(), "drops only the stats file counted survive a reset");
 	TEST(test_not_a_recording(), "not a recording: a clear error");
 	TEST(test_truncated_everywhere(), "truncated at any length: a clear error, a valid prefix");
 	TEST(test_corrupted_bytes(), "a corrupted byte anywhere is caught");

@@ -7,7 +7,8 @@
  * is noticed, announced and counted from zero; buffers that disappear
  * under the mapping (SIGBUS) are announced and picked up again when they
  * come back; a CPU that comes online later (its buffer file appears) is
- * followed too; drops are counted, the stats file's final count included;
+ * followed too; drops are counted, the stats file's final count included,
+ * and drops only the stats file counted are kept across a reset;
  * and the recording says all of it: records per CPU, drops, the reset and
  * the disappearance, matching what the producers did.
  */
@@ -240,6 +241,53 @@ static void test_recording_says_it_all(void)
 	unlink(record_path);
 }
 
+/*
+ * Drops only the stats file counts (a full buffer starts no sub-buffer to
+ * carry them), then a reset: the recording keeps them, before the reset.
+ */
+static void test_stats_drops_survive_reset(void)
+{
+	struct rig r;
+	struct record_stream rs;
+	struct record_item it;
+	uint64_t dropped = 0, dropped_before_reset = 0;
+	unsigned int restarts = 0;
+	int rc, fd = mkstemp(record_path);
+
+	close(fd);
+	if (!check(rig_start(&r, 1, false, record_path)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 4 * 63 + 11);	/* 11 dropped */
+	fake_channel_sync_files(&r.fc);
+	session_tick(&r.s);	/* reads the buffers and the stats file */
+	check_uint(r.fc.relay[0].full, ==, 11);
+	fake_channel_reset(&r.fc);
+	fake_relay_events(&r.fc.relay[0], 5);
+	session_drain(&r.s);
+	rc = session_finish(&r.s);
+	check_int(rc, ==, 0);
+	rig_stop(&r);
+
+	rc = record_stream_open(&rs, record_path);
+	check_int(rc, ==, 0);
+	while (record_stream_next(&rs, &it) > 0) {
+		if (it.kind == ITEM_DROPPED) {
+			dropped += it.count;
+			if (!restarts)
+				dropped_before_reset += it.count;
+		}
+		restarts += it.kind == ITEM_RESTART;
+	}
+	check_str(rs.error, "");
+	check_uint(restarts, ==, 1);
+	check_uint(dropped_before_reset, ==, 11);
+	check_uint(dropped, ==, 11);
+	check_uint(rs.summary[0].dropped, ==, 11);
+	check_uint(rs.summary[0].records, ==, 4 * 63 + 5);
+	record_stream_close(&rs);
+	unlink(record_path);
+}
+
 int main(void)
 {
 	session_install_signals();
@@ -250,5 +298,6 @@ int main(void)
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
+	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
 	return test_done();
 }
