@@ -3,8 +3,9 @@
 # 55-accounting.t - pins exact accounting per CPU and per generation across
 # resets, in ONE recording: relaytop --record runs through three
 # generations of the channel under load, without a change of geometry:
-#   A  no-overwrite, 4096 x 2 bytes, relaytop stopped (SIGSTOP) ~2 s: the
-#      producer drops;
+#   A  no-overwrite, 4096 x 2 bytes, relaytop stopped (SIGSTOP) for the
+#      last ~2 s of the load: the producer drops, the last drops counted
+#      only by its stats file;
 #   B  `echo 1 > overwrite` (a reset: a new generation), relaytop stopped
 #      again: it loses sub-buffers to overwriting;
 #   C  `echo 1 > reset` (still in overwrite mode), relaytop not stopped.
@@ -40,22 +41,24 @@ relaytop --record $tmp/r.bin --no-ui -d 0.5 > $tmp/record.txt 2>&1 &
 rec=$!
 sleep 1
 
-# generation NAME: run the load for 4 s with the producer enabled, relaytop
-# stopped for 2 s of it when NAME is A or B; then disable the producer, let
-# relaytop drain (it reads every 0.5 s) and keep the producer's counts in
-# $tmp/stats.NAME.
+# generation NAME: run the load for 4 s with the producer enabled; then
+# disable the producer, let relaytop drain (it reads every 0.5 s) and keep
+# the producer's counts in $tmp/stats.NAME.  relaytop is stopped for the
+# last 2 s of A's load, until the producer is disabled: the buffers are
+# still full then, so the last drops are in no sub-buffer header, only in
+# the stats file, and must still count in A, not vanish with the reset.
+# It is stopped for 2 s in the middle of B.
 generation() {
 	echo 1 > $dir/enabled
 	loadgen -q -r 1000 -t 4 > /dev/null 2>&1 &
 	load=$!
-	if [ "$1" != C ]; then
-		sleep 1
-		kill -STOP $rec
-		sleep 2
-		kill -CONT $rec
-	fi
+	case $1 in
+	A)	sleep 2; kill -STOP $rec ;;
+	B)	sleep 1; kill -STOP $rec; sleep 2; kill -CONT $rec ;;
+	esac
 	wait $load
 	echo 0 > $dir/enabled	# the counters stand still once this returns
+	kill -CONT $rec
 	sleep 1.5
 	cp $dir/stats $tmp/stats.$1
 }
