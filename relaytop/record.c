@@ -196,7 +196,10 @@ void recorder_track_cpu(struct recorder *rec, unsigned int cpu,
 	struct recorder_cpu *c = cpu_of(rec, cpu);
 
 	if (c->tracked) {
-		/* a new reader: bank what the old one counted */
+		/* a new reader: bank what the old one counted, drops only
+		 * the stats file saw included */
+		if (c->raw_stats > c->raw_last)
+			c->raw_last = c->raw_stats;
 		c->lost_prev = cur_lost(c);
 		c->dropped_prev = cur_dropped(c);
 	}

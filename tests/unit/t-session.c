@@ -8,7 +8,8 @@
  * under the mapping (SIGBUS) are announced and picked up again when they
  * come back; a CPU that comes online later (its buffer file appears) is
  * followed too; drops are counted, the stats file's final count included,
- * and drops only the stats file counted are kept across a reset;
+ * and drops only the stats file counted are kept across a reset and
+ * across buffers that go away;
  * and the recording says all of it: records per CPU, drops, the reset and
  * the disappearance, matching what the producers did.
  */
@@ -288,6 +289,47 @@ static void test_stats_drops_survive_reset(void)
 	unlink(record_path);
 }
 
+/* The same when the buffers go away (a new geometry) instead. */
+static void test_stats_drops_survive_gone(void)
+{
+	struct rig r;
+	struct record_stream rs;
+	struct record_item it;
+	uint64_t dropped = 0;
+	int rc, fd = mkstemp(record_path);
+
+	close(fd);
+	if (!check(rig_start(&r, 1, false, record_path)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 4 * 63 + 11);	/* 11 dropped */
+	fake_channel_sync_files(&r.fc);
+	session_tick(&r.s);
+	fake_channel_remove_buffers(&r.fc);
+	session_drain(&r.s);
+	check(!r.s.have_ch);
+	fake_channel_restore_buffers(&r.fc);
+	fake_channel_reset(&r.fc);	/* new buffers: a new sequence */
+	session_tick(&r.s);	/* back */
+	check(r.s.have_ch);
+	fake_relay_events(&r.fc.relay[0], 5);
+	fake_channel_sync_files(&r.fc);
+	rc = session_finish(&r.s);
+	check_int(rc, ==, 0);
+	rig_stop(&r);
+
+	rc = record_stream_open(&rs, record_path);
+	check_int(rc, ==, 0);
+	while (record_stream_next(&rs, &it) > 0)
+		if (it.kind == ITEM_DROPPED)
+			dropped += it.count;
+	check_str(rs.error, "");
+	check_uint(dropped, ==, 11);
+	check_uint(rs.summary[0].dropped, ==, 11);
+	check_uint(rs.summary[0].records, ==, 4 * 63 + 5);
+	record_stream_close(&rs);
+	unlink(record_path);
+}
+
 int main(void)
 {
 	session_install_signals();
@@ -299,5 +341,6 @@ int main(void)
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
+	TEST(test_stats_drops_survive_gone(), "and when the buffers go away and come back");
 	return test_done();
 }
