@@ -8,10 +8,11 @@
  * and that a refused write leaves the state (every readable control file,
  * generation included) exactly as it was.
  *
- *   fuzz_sched_relay [SEED [ITERATIONS [SECONDS]]]
+ *   fuzz_sched_relay [SEED [ITERATIONS [SECONDS [AT_LEAST]]]]
  *
- * Prints the seed so that a failure can be replayed.  Expects sched_relay
- * to be loaded.
+ * Stops after ITERATIONS writes or SECONDS, and fails if that was fewer
+ * than AT_LEAST writes (500 unless told).  Prints the seed so that a
+ * failure can be replayed.  Expects sched_relay to be loaded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -217,6 +218,7 @@ int main(int argc, char **argv)
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
 	unsigned long max_iter = argc > 2 ? strtoul(argv[2], NULL, 0) : 5000;
 	unsigned int max_secs = argc > 3 ? (unsigned int)strtoul(argv[3], NULL, 0) : 60;
+	unsigned long at_least = argc > 4 ? strtoul(argv[4], NULL, 0) : 500;
 
 	printf("# fuzz seed %" PRIu64 " (replay: fuzz_sched_relay %" PRIu64 " %lu %u)\n",
 	       seed, seed, max_iter, max_secs);
@@ -224,7 +226,8 @@ int main(int argc, char **argv)
 	printf("# fuzz: %lu iterations, %lu refused; ok %lu EINVAL %lu ERANGE %lu "
 	       "E2BIG %lu ENOMEM %lu other %lu\n", iterations, refused, tally.ok,
 	       tally.einval, tally.erange, tally.e2big, tally.enomem, tally.other);
-	TEST(check(iterations >= 500), "the fuzzer ran at least 500 writes");
+	TEST(check_uint(iterations, >=, at_least), "the fuzzer ran at least %lu writes",
+	     at_least);
 	TEST(check_uint(bad_errno, ==, 0), "every refused write gave a documented errno");
 	TEST(check_uint(changed_on_error, ==, 0), "no refused write changed the state");
 	TEST(check(tally.ok > 0 && refused > 0), "writes were both accepted and refused");

@@ -22,7 +22,8 @@
 
 #define CYCLES		4
 #define ATTACH_MS	400	/* readers work this long before the change */
-#define READER_SECS	20	/* a reader that sees no removal gives up */
+#define READER_SECS	120	/* a reader that sees no removal gives up (the
+				   debug kernel under TCG is slow) */
 
 enum reader_mode { READ_LOOP, MMAP_LOOP, POLL_LOOP, NR_BUFFER_MODES, GEN_POLL };
 
