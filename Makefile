@@ -19,6 +19,10 @@ KCONFIG_DEBUG_FRAGMENT := $(TOP)/qemu/kernel-debug.config
 KOBJ_DEBUG := $(BUILD)/obj-debug
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs.cpio.gz
+INITRAMFS_DEBUG := $(BUILD)/initramfs-debug.cpio.gz
+# Kbuild in 6.1 builds an external module in its source directory, so the
+# debug kernel's modules are built in a copy of the sources here.
+DEBUG_MODULES := $(BUILD)/debug-modules
 GUEST := $(BUILD)/guest
 JOBS ?= $(shell nproc)
 
@@ -28,6 +32,7 @@ KCC ?= $(if $(CCACHE),ccache gcc,gcc)
 KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS)
 # Modules are built against the kernel's output directory.
 MMAKE = $(MAKE) -C $(KOBJ) CC="$(KCC)"
+MMAKE_DEBUG = $(MAKE) -C $(KOBJ_DEBUG) CC="$(KCC)"
 
 CC ?= gcc
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static \
@@ -37,8 +42,8 @@ MODULE_DIRS := tracepoints-demo tests/modules
 GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
-.PHONY: all help deps kernel kernel-debug kernel-tree modules guest-programs \
-	initramfs run test unit-tests guest-tests check-patches clean distclean
+.PHONY: all help deps kernel kernel-debug kernel-tree modules modules-debug \
+	guest-programs initramfs initramfs-debug run test unit-tests guest-tests check-patches clean distclean
 
 all: kernel modules initramfs
 
@@ -51,6 +56,7 @@ help:
 	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...) in build/obj-debug"
 	@echo "make modules       build tracepoints-demo/ and tests/modules/ against the kernel"
 	@echo "make initramfs     build build/initramfs.cpio.gz (busybox, our programs, modules)"
+	@echo "make initramfs-debug  the same with the modules built for the debug kernel"
 	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
 	@echo "make clean         remove build output but keep the kernel tree; distclean: all"
 
@@ -113,6 +119,16 @@ modules: kernel
 		$(MMAKE) -s M=$(TOP)/$$d modules; \
 	done
 
+# The sources are copied with their times, so only what changed is rebuilt.
+modules-debug: kernel-debug
+	@set -e; for d in $(MODULE_DIRS); do \
+		[ -f $$d/Kbuild ] || continue; \
+		mkdir -p $(DEBUG_MODULES)/$$d $(DEBUG_MODULES)/include/uapi; \
+		cp -p $$d/Kbuild $$(ls $$d/*.[ch]) $(DEBUG_MODULES)/$$d/; \
+		cp -p include/uapi/*.h $(DEBUG_MODULES)/include/uapi/; \
+		$(MMAKE_DEBUG) -s M=$(DEBUG_MODULES)/$$d modules; \
+	done
+
 guest-programs: deps $(GUEST_TESTS)
 	@mkdir -p $(GUEST)/bin
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop OUT=$(GUEST)/bin STATIC=1; fi
@@ -126,6 +142,10 @@ $(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h incl
 
 initramfs: modules guest-programs
 	@scripts/mkinitramfs $(INITRAMFS) $(GUEST) $(MODULE_DIRS)
+
+initramfs-debug: modules-debug guest-programs
+	@scripts/mkinitramfs $(INITRAMFS_DEBUG) $(GUEST) \
+		$(addprefix $(DEBUG_MODULES)/,$(MODULE_DIRS))
 
 # --- running and testing ----------------------------------------------------
 
@@ -142,7 +162,8 @@ test: deps
 	@tests/run-all
 
 clean:
-	rm -rf $(GUEST) $(INITRAMFS) $(BUILD)/test-logs $(BUILD)/initramfs
+	rm -rf $(GUEST) $(INITRAMFS) $(BUILD)/test-logs $(BUILD)/initramfs \
+		$(INITRAMFS_DEBUG) $(BUILD)/initramfs-debug $(DEBUG_MODULES)
 	@for d in $(MODULE_DIRS); do [ -f $$d/Kbuild ] && [ -d $(KOBJ) ] && \
 		$(MMAKE) -s M=$(TOP)/$$d clean || true; done
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop clean; fi
