@@ -38,7 +38,7 @@ CC ?= gcc
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static \
 	-I$(TOP)/tests/lib -I$(TOP)/include/uapi
 
-MODULE_DIRS := tracepoints-demo tests/modules
+MODULE_DIRS := tracepoints-demo tests/modules bench
 GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
@@ -57,6 +57,8 @@ help:
 	@echo "make modules       build tracepoints-demo/ and tests/modules/ against the kernel"
 	@echo "make initramfs     build build/initramfs.cpio.gz (busybox, our programs, modules)"
 	@echo "make initramfs-debug  the same with the modules built for the debug kernel"
+	@echo "make bench         one guest boot: write path, context-switch storm and reader cost"
+	@echo "                   against ftrace; table and build/bench/results.json"
 	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
 	@echo "make clean         remove build output but keep the kernel tree; distclean: all"
 
@@ -135,6 +137,13 @@ guest-programs: deps $(GUEST_TESTS)
 	@if [ -f tracepoints-demo/Makefile ]; then \
 		$(MAKE) -s -C tracepoints-demo loadgen OUT=$(GUEST)/bin STATIC=1; fi
 
+guest-programs: $(GUEST)/bin/read_reader $(GUEST)/bin/cputime
+
+# The bench's tools: a read()-based reader, a CPU-time meter.
+$(GUEST)/bin/%: bench/%.c include/uapi/sched_relay.h
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -o $@ $<
+
 $(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h include/uapi/sched_relay.h \
 		$(wildcard tests/guest/*.h tests/modules/*.h)
 	@mkdir -p $(@D)
@@ -151,6 +160,9 @@ initramfs-debug: modules-debug guest-programs
 
 run: initramfs
 	@qemu/run
+
+bench: initramfs
+	@bench/run
 
 unit-tests: deps
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop check; fi
