@@ -21,7 +21,7 @@
 #include "sched_relay_test.h"
 
 #define CYCLES		4
-#define ATTACH_MS	400	/* readers work this long before the change */
+#define ATTACH_MS	400	/* attached readers work this long before the change */
 #define READER_SECS	120	/* a reader that sees no removal gives up (the
 				   debug kernel under TCG is slow) */
 
@@ -42,6 +42,35 @@ enum {
 };
 
 static sigjmp_buf bus_jmp;
+
+/* Readers say here, one byte each, that they hold their file (and map). */
+static int attached_pipe[2];
+
+static void attached(void)
+{
+	char c = 1;
+
+	if (write(attached_pipe[1], &c, 1) != 1)
+		_exit(OPEN_FAILED);
+}
+
+/*
+ * Wait until @n readers are attached, so that the change comes while they
+ * hold their files however slow the kernel (a debug kernel under TCG
+ * takes seconds to start a process); then let them work ATTACH_MS.
+ */
+static void wait_attached(int n)
+{
+	struct pollfd pfd = { .fd = attached_pipe[0], .events = POLLIN };
+	char c;
+
+	while (n > 0 && poll(&pfd, 1, READER_SECS * 1000) == 1 &&
+	       read(attached_pipe[0], &c, 1) == 1)
+		n--;
+	if (n)
+		test_msg("%d readers did not attach", n);
+	usleep(ATTACH_MS * 1000);
+}
 
 static void on_sigbus(int sig)
 {
@@ -75,6 +104,7 @@ static int mmap_loop(int fd, size_t size, size_t n_subbufs)
 	map = mmap(NULL, size * n_subbufs, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return OPEN_FAILED;
+	attached();
 	signal(SIGBUS, on_sigbus);
 	if (sigsetjmp(bus_jmp, 1))
 		return seen ? GONE_AS_DOCUMENTED : NO_DATA;
@@ -118,6 +148,7 @@ static int generation_loop(void)
 	pfd.fd = open(sr_path("generation", path, sizeof(path)), O_RDONLY);
 	if (pfd.fd < 0 || read(pfd.fd, buf, sizeof(buf)) <= 0)
 		return OPEN_FAILED;
+	attached();
 	for (;;) {
 		if (poll(&pfd, 1, -1) < 0)
 			return WRONG_ERROR;
@@ -139,6 +170,8 @@ static int reader_main(enum reader_mode mode, int cpu)
 			    O_RDONLY | O_NONBLOCK : O_RDONLY);
 	if (fd < 0)
 		return OPEN_FAILED;
+	if (mode != MMAP_LOOP)
+		attached();	/* the mapper once it has mapped */
 	switch (mode) {
 	case READ_LOOP:
 		return read_loop(fd);
@@ -206,6 +239,8 @@ static void test_cycles(void)
 	int nr_cpus, n, ret, status;
 	pid_t lg, gone;
 
+	if (!check_int(pipe(attached_pipe), ==, 0))
+		return;
 	lg = sr_loadgen(NULL, "5000", "600");
 	for (int cycle = 0; cycle < CYCLES; cycle++) {
 		ret = sr_load(NULL);
@@ -217,7 +252,7 @@ static void test_cycles(void)
 		gen.cpu = -1;
 		gen.pid = start_reader(GEN_POLL, 0);
 		n = start_buffer_readers(r, nr_cpus);
-		usleep(ATTACH_MS * 1000);
+		wait_attached(n + 1);
 
 		if (cycle % 2) {
 			/* New geometry: buffer readers go, the poller stays. */
@@ -228,7 +263,7 @@ static void test_cycles(void)
 			if (!check_int(gone, ==, 0))
 				test_msg("the generation poller ended on a re-creation");
 			n = start_buffer_readers(r, sr_nr_buffers());
-			usleep(ATTACH_MS * 1000);
+			wait_attached(n);
 		}
 
 		ret = sr_unload();
