@@ -243,9 +243,12 @@ static __always_inline void sched_relay_commit(struct rchan_buf *buf,
 
 /*
  * Write one record.  @p2 is the second task (switch: next, fork: child) or
- * NULL; @target_cpu and @orig_cpu are -1 for "the recording CPU".  Only
- * sched_switch is always called with interrupts off (@irqs_off): wake-ups
- * of current, fork and exit can come with them on.
+ * NULL; @target_cpu and @orig_cpu are -1 for "the recording CPU".  With
+ * @irqs_off the caller has interrupts off and nothing is saved or
+ * restored.  sched_switch always comes with them off; the other events
+ * usually do (a wake-up under the runqueue lock) but not always (a wake-up
+ * of current, fork, exit), so their probes ask irqs_disabled(): a flags
+ * read is cheaper than a save and restore.
  */
 static __always_inline void sched_relay_log(enum sched_relay_event_type type,
 					    const struct task_struct *p,
@@ -312,31 +315,33 @@ static void sched_relay_probe_switch(void *data, bool preempt,
 
 static void sched_relay_probe_wakeup(void *data, struct task_struct *p)
 {
-	sched_relay_log(SCHED_RELAY_WAKEUP, p, NULL, 0, task_cpu(p), -1, false);
+	sched_relay_log(SCHED_RELAY_WAKEUP, p, NULL, 0, task_cpu(p), -1,
+			irqs_disabled());
 }
 
 static void sched_relay_probe_wakeup_new(void *data, struct task_struct *p)
 {
 	sched_relay_log(SCHED_RELAY_WAKEUP_NEW, p, NULL, 0, task_cpu(p), -1,
-			false);
+			irqs_disabled());
 }
 
 static void sched_relay_probe_migrate(void *data, struct task_struct *p,
 				      int dest_cpu)
 {
 	sched_relay_log(SCHED_RELAY_MIGRATE, p, NULL, 0, dest_cpu, task_cpu(p),
-			false);
+			irqs_disabled());
 }
 
 static void sched_relay_probe_fork(void *data, struct task_struct *parent,
 				   struct task_struct *child)
 {
-	sched_relay_log(SCHED_RELAY_FORK, parent, child, 0, -1, -1, false);
+	sched_relay_log(SCHED_RELAY_FORK, parent, child, 0, -1, -1,
+			irqs_disabled());
 }
 
 static void sched_relay_probe_exit(void *data, struct task_struct *p)
 {
-	sched_relay_log(SCHED_RELAY_EXIT, p, NULL, 0, -1, -1, false);
+	sched_relay_log(SCHED_RELAY_EXIT, p, NULL, 0, -1, -1, irqs_disabled());
 }
 
 /* Attach (@on) or detach the probe of one event type. */
