@@ -81,32 +81,40 @@ emit "setup cpus=$ncpus mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
 	"cmdline=\"$(cat /proc/cmdline)\""
 
 # --- 1. the write path -------------------------------------------------------
+# Rounds of different paths are interleaved, so that whatever disturbs the
+# guest (the host scheduling QEMU's threads, QEMU flushing its translated
+# code) falls on all of them alike; the floor runs in every phase.
 insmod /lib/modules/relay_bench.ko || fail "insmod relay_bench"
-# write_path NAME PATH: REPS rounds of N records through PATH.
-write_path() {
-	echo "$2 $N $REPS" > $B || fail "relay_bench $2"
-	set -- "$1" $(cat $B)
-	emit "write name=$1 n=$3 ns=$(shift 3; echo "$*" | tr ' ' ,)"
+# write_paths NAME PATH...: REPS rounds of N records through each PATH in
+# turn; one "write" line per NAME with the nanoseconds of its rounds.
+write_paths() {
+	names= rep=0
+	for name in "$@"; do names="$names ${name%%:*}"; eval "ns_${name%%:*}="; done
+	while [ $rep -lt "$REPS" ]; do
+		for pair in "$@"; do
+			echo "${pair#*:} $N 1" > $B || fail "relay_bench ${pair#*:}"
+			t=$(cut -d' ' -f3 $B)
+			eval "ns_${pair%%:*}=\"\${ns_${pair%%:*}}\${ns_${pair%%:*}:+,}$t\""
+		done
+		rep=$((rep + 1))
+	done
+	for name in $names; do eval "emit \"write name=$name n=$N ns=\$ns_$name\""; done
 }
 ftrace_events
-write_path memcpy memcpy
-write_path memcpy_call memcpy_call
-write_path clock clock
-write_path relay_write relay_write
-write_path ring_buffer ring_buffer
-write_path tracepoint_off tracepoint
+write_paths memcpy:memcpy memcpy_call:memcpy_call clock:clock \
+	relay_write:relay_write ring_buffer:ring_buffer tracepoint_off:tracepoint
 relay_setup wakeup 1
-write_path sched_relay tracepoint
+write_paths memcpy:memcpy sched_relay:tracepoint
 # the producer's clock is the clocksource: say what it costs when that is
 # not the TSC (as in a TCG guest booted without tsc=reliable)
 if grep -qw hpet /sys/devices/system/clocksource/clocksource0/available_clocksource; then
 	was=$(cat $CS)
-	echo hpet > $CS && write_path sched_relay_hpet tracepoint
+	echo hpet > $CS && write_paths memcpy:memcpy sched_relay_hpet:tracepoint
 	echo "$was" > $CS
 fi
 rmmod sched_relay
 ftrace_events sched_wakeup
-write_path ftrace_event tracepoint
+write_paths memcpy:memcpy ftrace_event:tracepoint
 ftrace_events
 echo > $T/trace
 rmmod relay_bench
