@@ -172,6 +172,13 @@ unsigned int control_pollfds(const struct control *c, struct pollfd *pfd,
 {
 	unsigned int n = 0;
 
+	/* Every change bumps 'generation' and wakes its pollers (the ABI
+	 * says so): one file does, and every poll() costs per file. */
+	if (c->fd[CTL_GENERATION] >= 0 && max) {
+		pfd[0] = (struct pollfd) { .fd = c->fd[CTL_GENERATION],
+					   .events = POLLPRI };
+		return 1;
+	}
 	for (int i = 0; i < CTL_NR && n < max; i++) {
 		if (c->fd[i] < 0)
 			continue;

@@ -72,7 +72,8 @@ int control_read(struct control *c, struct control_state *out,
 unsigned int control_diff(const struct control_state *a,
 			  const struct control_state *b);
 
-/* pollfds for the open attributes (POLLPRI); returns how many. */
+/* pollfds (POLLPRI) that wake on any change: 'generation' alone when it
+ * is there, else every open attribute; returns how many. */
 unsigned int control_pollfds(const struct control *c, struct pollfd *pfd,
 			     unsigned int max);
 

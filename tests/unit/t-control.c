@@ -40,8 +40,19 @@ static void test_read(void)
 	check_uint(st.events, ==, SCHED_RELAY_ALL_EVENTS);
 	for (int i = 0; i < CTL_NR; i++)
 		check(st.have[i]);
-	check_uint(control_pollfds(&c, pfd, CTL_NR), ==, CTL_NR);
+	/* 'generation' changes with everything: polling it is enough */
+	check_uint(control_pollfds(&c, pfd, CTL_NR), ==, 1);
+	check_int(pfd[0].fd, ==, c.fd[CTL_GENERATION]);
 	check_int(pfd[0].events, ==, POLLPRI);
+	{
+		/* a channel without it: every attribute is polled */
+		int gen_fd = c.fd[CTL_GENERATION];
+
+		c.fd[CTL_GENERATION] = -1;
+		check_uint(control_pollfds(&c, pfd, CTL_NR), ==, CTL_NR - 1);
+		check_int(pfd[0].events, ==, POLLPRI);
+		c.fd[CTL_GENERATION] = gen_fd;
+	}
 
 	/* a change from another process, read again from offset 0 */
 	fc.events = 1u << SCHED_RELAY_SWITCH;
