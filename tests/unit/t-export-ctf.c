@@ -32,6 +32,7 @@
 
 #include "export_ctf.h"
 #include "record.h"
+#include "synth-recording.h"
 #include "test-lib.h"
 #include "util.h"
 
@@ -53,17 +54,9 @@ static const char *tmp_path(const char *name)
 
 /* ---- the recording -------------------------------------------------- */
 
-/* Events missing before record 'before' of a CPU (-1: after the last). */
-struct gap {
-	unsigned int cpu;
-	int before;
-	uint64_t dropped;
-	uint64_t lost;
-};
-
 static const unsigned int nrec[NCPU] = { 5000, 300, 4096, 57, 0 };
 
-static const struct gap gaps[] = {
+static const struct synth_gap gaps[] = {
 	{ 0, 10, 4, 0 },	/* producer drops */
 	{ 0, 20, 0, 3 },	/* relaytop losses */
 	{ 0, 4200, 2, 5 },	/* both before one record, past a packet */
@@ -102,76 +95,16 @@ static void make_record(unsigned int cpu, unsigned int i,
 		snprintf(r->comm2, sizeof(r->comm2), "n%u-%u", cpu, i);
 }
 
-/* Cumulative counts of a CPU's gaps before record i. */
-static void counts_before(unsigned int cpu, unsigned int i, uint64_t *dropped,
-			  uint64_t *lost)
-{
-	*dropped = *lost = 0;
-	for (size_t g = 0; g < ARRAY_SIZE(gaps); g++)
-		if (gaps[g].cpu == cpu && gaps[g].before >= 0 &&
-		    (unsigned int)gaps[g].before <= i) {
-			*dropped += gaps[g].dropped;
-			*lost += gaps[g].lost;
-		}
-}
-
-static bool gap_at(unsigned int cpu, unsigned int i)
-{
-	for (size_t g = 0; g < ARRAY_SIZE(gaps); g++)
-		if (gaps[g].cpu == cpu && gaps[g].before == (int)i)
-			return true;
-	return false;
-}
-
 static void write_recording(const char *path, bool with_gaps)
 {
-	struct record_meta meta = {
-		.channel = "/sys/kernel/sched_relay", .nr_cpus = NCPU,
-		.geom = { 4096, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
-		.flags = RECORD_F_ENABLED, .generation = 3,
+	struct synth_recording spec = {
+		.ncpus = NCPU, .nrec = nrec, .chunk = CHUNK, .generation = 3,
+		.base_ts = &base_ts, .make_record = make_record,
+		.gaps = with_gaps ? gaps : NULL,
+		.ngaps = with_gaps ? ARRAY_SIZE(gaps) : 0,
 	};
-	struct recorder *rec = recorder_create(path, &meta);
-	struct sched_relay_record recs[CHUNK];
-	uint64_t seq = 0;
 
-	if (!rec) {
-		test_msg("cannot create %s: %s", path, strerror(errno));
-		exit(2);
-	}
-	base_ts = mono_ns() + 1000000;
-	for (unsigned int cpu = 0; cpu < NCPU; cpu++) {
-		unsigned int i = 0;
-
-		recorder_track_cpu(rec, cpu, 0, 0, true);
-		while (i < nrec[cpu]) {
-			struct subbuf_chunk c = {
-				.cpu = cpu, .seq = seq++, .generation = 3,
-				.offset = 64, .recs = recs,
-			};
-
-			if (with_gaps)
-				counts_before(cpu, i, &c.dropped, &c.lost);
-			/* a chunk ends where a gap comes */
-			do
-				make_record(cpu, i, &recs[c.nrec++]);
-			while (++i < nrec[cpu] && c.nrec < CHUNK &&
-			       !(with_gaps && gap_at(cpu, i)));
-			recorder_stage(rec, &c);
-			recorder_settle(rec, true);
-		}
-	}
-	if (with_gaps) {
-		recorder_note_dropped(rec, 2, 9);
-		recorder_note_lost(rec, 3, 1 + 6);
-	}
-	/* the recording ends after its last event, as a real one does */
-	while (mono_ns() <= base_ts + (uint64_t)nrec[0] * 1000 + NCPU * 10)
-		usleep(1000);
-	if (recorder_finish(rec)) {
-		test_msg("cannot write %s", path);
-		exit(2);
-	}
-	recorder_free(rec);
+	synth_write_recording(path, &spec);
 }
 
 /* ---- running babeltrace2 -------------------------------------------- */
@@ -366,7 +299,7 @@ static struct planned *plan_records(size_t *n)
 }
 
 /* The warning babeltrace2 gives for a gap, up to " in trace". */
-static void expected_warning(const struct rec_info *ri, const struct gap *g,
+static void expected_warning(const struct rec_info *ri, const struct synth_gap *g,
 			     uint64_t count, char *buf, size_t size)
 {
 	struct sched_relay_record a, b;
@@ -467,7 +400,7 @@ static void test_drops_where_they_happened(void)
 	/* one warning per gap: drops and losses at one place are one */
 	check_uint(err.n, ==, ARRAY_SIZE(gaps));
 	for (size_t g = 0; g < ARRAY_SIZE(gaps); g++) {
-		const struct gap *gp = &gaps[g];
+		const struct synth_gap *gp = &gaps[g];
 		uint64_t count = gp->dropped + gp->lost;
 		char want[512], tail[128];
 		bool found = false;

@@ -32,6 +32,7 @@
 
 #include "export_perfetto.h"
 #include "record.h"
+#include "synth-recording.h"
 #include "test-lib.h"
 #include "util.h"
 
@@ -137,84 +138,22 @@ static void make_record(unsigned int cpu, unsigned int i,
 		 (i + 1) % 100000);
 }
 
-struct gap {
-	unsigned int cpu;
-	int before;		/* -1: after the last record */
-	uint64_t dropped;
-	uint64_t lost;
-};
-
-static const struct gap gaps[] = {
+static const struct synth_gap gaps[] = {
 	{ 0, SCRIPT_GAP, 3, 2 },
 	{ 1, 100, 4, 0 },
 	{ 2, 0, 0, 5 },
 	{ 3, -1, 6, 0 },
 };
 
-static void counts_before(unsigned int cpu, unsigned int i, uint64_t *dropped,
-			  uint64_t *lost)
-{
-	*dropped = *lost = 0;
-	for (size_t g = 0; g < ARRAY_SIZE(gaps); g++)
-		if (gaps[g].cpu == cpu && gaps[g].before >= 0 &&
-		    (unsigned int)gaps[g].before <= i) {
-			*dropped += gaps[g].dropped;
-			*lost += gaps[g].lost;
-		}
-}
-
-static bool gap_at(unsigned int cpu, unsigned int i)
-{
-	for (size_t g = 0; g < ARRAY_SIZE(gaps); g++)
-		if (gaps[g].cpu == cpu && gaps[g].before == (int)i)
-			return true;
-	return false;
-}
-
 static void write_recording(const char *path)
 {
-	struct record_meta meta = {
-		.channel = "/sys/kernel/sched_relay", .nr_cpus = NCPU,
-		.geom = { 4096, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
-		.flags = RECORD_F_ENABLED, .generation = 1,
+	struct synth_recording spec = {
+		.ncpus = NCPU, .nrec = nrec, .chunk = CHUNK, .generation = 1,
+		.base_ts = &base_ts, .make_record = make_record,
+		.gaps = gaps, .ngaps = ARRAY_SIZE(gaps),
 	};
-	struct recorder *rec = recorder_create(path, &meta);
-	struct sched_relay_record recs[CHUNK];
-	uint64_t seq = 0;
 
-	if (!rec) {
-		test_msg("cannot create %s: %s", path, strerror(errno));
-		exit(2);
-	}
-	base_ts = mono_ns() + 1000000;
-	for (unsigned int cpu = 0; cpu < NCPU; cpu++) {
-		unsigned int i = 0;
-
-		recorder_track_cpu(rec, cpu, 0, 0, true);
-		while (i < nrec[cpu]) {
-			struct subbuf_chunk c = {
-				.cpu = cpu, .seq = seq++, .generation = 1,
-				.offset = 64, .recs = recs,
-			};
-
-			counts_before(cpu, i, &c.dropped, &c.lost);
-			do
-				make_record(cpu, i, &recs[c.nrec++]);
-			while (++i < nrec[cpu] && c.nrec < CHUNK &&
-			       !gap_at(cpu, i));
-			recorder_stage(rec, &c);
-			recorder_settle(rec, true);
-		}
-	}
-	recorder_note_dropped(rec, 3, 6);
-	/* the recording ends after its last event, as a real one does */
-	while (mono_ns() <= base_ts + 20000 + (uint64_t)nrec[1] * 100000 + 40)
-		usleep(1000);
-	if (recorder_finish(rec)) {
-		test_msg("cannot write %s", path);
-		exit(2);
-	}
-	recorder_free(rec);
+	synth_write_recording(path, &spec);
 }
 
 /* ---- reading the JSON back (python3) -------------------------------- */
