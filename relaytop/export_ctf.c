@@ -614,17 +614,6 @@ static void make_uuid(const struct record_file_header *h, unsigned char u[16])
 	u[8] = (u[8] & 0x3f) | 0x80;
 }
 
-/* CPUs with a stream: those of the header and any that had blocks. */
-static unsigned int count_cpus(const struct record_stream *s)
-{
-	unsigned int n = s->hdr.nr_cpus;
-
-	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++)
-		if (s->summary[cpu].present && cpu + 1 > n)
-			n = cpu + 1;
-	return n;
-}
-
 static int setup(struct ctf_export *ex, const struct record_stream *s,
 		 const char *recording)
 {
@@ -632,7 +621,7 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 
 	make_uuid(&s->hdr, ex->uuid);
 	ex->t0 = s->hdr.start_mono_ns;
-	ex->ncpus = count_cpus(s);
+	ex->ncpus = record_stream_nr_cpus(s);
 	ex->st = xcalloc(ex->ncpus ? ex->ncpus : 1, sizeof(*ex->st));
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
 		ex->st[cpu].fd = -1;

@@ -596,16 +596,6 @@ static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 
 /* ---- the file ------------------------------------------------------- */
 
-static unsigned int count_cpus(const struct record_stream *s)
-{
-	unsigned int n = s->hdr.nr_cpus;
-
-	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++)
-		if (s->summary[cpu].present && cpu + 1 > n)
-			n = cpu + 1;
-	return n;
-}
-
 static void put_other_data(FILE *f, const struct record_stream *s,
 			   const char *recording, unsigned int ncpus)
 {
@@ -639,7 +629,7 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 		return -1;
 	}
 	ex.t0 = s.hdr.start_mono_ns;
-	ex.ncpus = count_cpus(&s);
+	ex.ncpus = record_stream_nr_cpus(&s);
 	ex.cpu = xcalloc(ex.ncpus ? ex.ncpus : 1, sizeof(*ex.cpu));
 	for (unsigned int cpu = 0; cpu < ex.ncpus && cpu < s.ncpus; cpu++)
 		ex.cpu[cpu].end_ts = s.summary[cpu].end_ts;

@@ -951,6 +951,16 @@ int record_stream_next(struct record_stream *s, struct record_item *item)
 	return 1;
 }
 
+unsigned int record_stream_nr_cpus(const struct record_stream *s)
+{
+	unsigned int n = s->hdr.nr_cpus;
+
+	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->summary[cpu].present && cpu + 1 > n)
+			n = cpu + 1;
+	return n;
+}
+
 void record_stream_close(struct record_stream *s)
 {
 	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++) {

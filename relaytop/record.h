@@ -266,5 +266,8 @@ int record_stream_open(struct record_stream *s, const char *path);
 /* The next item: 1, or 0 at the end, or -1 on a read error (s->error). */
 int record_stream_next(struct record_stream *s, struct record_item *item);
 void record_stream_close(struct record_stream *s);
+/* CPUs the recording has: those of its header and any that had blocks
+ * (known once it is open: the open checks the whole file). */
+unsigned int record_stream_nr_cpus(const struct record_stream *s);
 
 #endif /* RELAYTOP_RECORD_H */
