@@ -123,11 +123,12 @@ modules: kernel
 
 # The sources are copied with their times, so only what changed is rebuilt.
 modules-debug: kernel-debug
-	@set -e; for d in $(MODULE_DIRS); do \
+	@set -e; mkdir -p $(DEBUG_MODULES)/include/uapi; \
+	cp -p include/uapi/*.h $(DEBUG_MODULES)/include/uapi/; \
+	for d in $(MODULE_DIRS); do \
 		[ -f $$d/Kbuild ] || continue; \
-		mkdir -p $(DEBUG_MODULES)/$$d $(DEBUG_MODULES)/include/uapi; \
+		mkdir -p $(DEBUG_MODULES)/$$d; \
 		cp -p $$d/Kbuild $$(ls $$d/*.[ch]) $(DEBUG_MODULES)/$$d/; \
-		cp -p include/uapi/*.h $(DEBUG_MODULES)/include/uapi/; \
 		$(MMAKE_DEBUG) -s M=$(DEBUG_MODULES)/$$d modules; \
 	done
 

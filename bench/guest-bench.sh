@@ -124,20 +124,29 @@ rmmod relay_bench
 storm_off() {
 	emit "storm mode=off round=$1 $(loadgen -q -t $STORM_SECS | tail -n 1)"
 }
-storm_relay() {
-	relay_setup "switch wakeup" 0
+# recorded EVENTS LOADGEN_ARGS...: sched_relay recording EVENTS with
+# relaytop --record consuming while loadgen runs; sets lg (loadgen's
+# summary), produced and kdropped (the producer's stats, taken once it is
+# disabled) and rec ("captured dropped lost", relaytop's summary).
+recorded() {
+	relay_setup "$1" 0
+	shift
 	relaytop --record /dev/null --no-ui > /tmp/rt.txt 2>&1 &
 	rt=$!
 	sleep 1
-	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
+	lg=$(loadgen -q "$@" | tail -n 1)
 	echo 0 > $D/enabled
 	sleep 2			# relaytop reads what is left
-	produced=$(sum_col 2) dropped=$(sum_col 3)
-	kill -TERM $rt; wait $rt || fail "relaytop --record (storm): $(cat /tmp/rt.txt)"
-	set -- "$1" $(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
-	[ $# -eq 4 ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
+	produced=$(sum_col 2) kdropped=$(sum_col 3)
+	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
+	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
+	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
+}
+storm_relay() {
+	recorded "switch wakeup" -t $STORM_SECS
+	set -- "$1" $rec
 	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
-		"produced=$produced kernel_dropped=$dropped"
+		"produced=$produced kernel_dropped=$kdropped"
 }
 storm_ftrace() {
 	echo > $T/trace
@@ -193,19 +202,12 @@ done
 
 # the highest rate relaytop keeps up with, at the default geometry
 for rate in $SWEEP_RATES; do
-	relay_setup all 0
-	relaytop --record /dev/null --no-ui > /tmp/rt.txt 2>&1 &
-	rt=$!
-	sleep 1
 	if [ "$rate" = 0 ]; then
-		lg=$(loadgen -q -t $SWEEP_SECS | tail -n 1)
+		recorded all -t $SWEEP_SECS
 	else
-		lg=$(loadgen -q -r "$rate" -t $SWEEP_SECS | tail -n 1)
+		recorded all -r "$rate" -t $SWEEP_SECS
 	fi
-	echo 0 > $D/enabled
-	sleep 2
-	kill -TERM $rt; wait $rt || fail "relaytop --record (sweep): $(cat /tmp/rt.txt)"
-	set -- $(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
+	set -- $rec
 	emit "sweep rate=$rate $lg captured=$1 dropped=$2 lost=$3"
 	[ "$(($2 + $3))" -eq 0 ] || break
 done
