@@ -43,7 +43,13 @@ enum {
 
 static sigjmp_buf bus_jmp;
 
-/* Readers say here, one byte each, that they hold their file (and map). */
+/*
+ * Readers say here, one byte each, that they are working: they hold their
+ * file and have seen data through it (the first read() that returned
+ * bytes, the first pass over the mapping that found a header).  "Attached"
+ * right after open() or mmap() would let the change come before the
+ * reader had looked once, and it would then end with NO_DATA.
+ */
 static int attached_pipe[2];
 
 static void attached(void)
@@ -89,6 +95,8 @@ static int read_loop(int fd)
 		if (n < 0)
 			return errno == ENODEV ? (got ? GONE_AS_DOCUMENTED : NO_DATA) :
 			       WRONG_ERROR;
+		if (n > 0 && !got)
+			attached();
 		got += (size_t)n;
 		if (!n)
 			usleep(2000);
@@ -100,11 +108,11 @@ static int mmap_loop(int fd, size_t size, size_t n_subbufs)
 	volatile const unsigned char *map;
 	volatile uint64_t sum = 0;
 	volatile bool seen = false;	/* survives siglongjmp() */
+	volatile bool said = false;	/* attached() was called */
 
 	map = mmap(NULL, size * n_subbufs, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return OPEN_FAILED;
-	attached();
 	signal(SIGBUS, on_sigbus);
 	if (sigsetjmp(bus_jmp, 1))
 		return seen ? GONE_AS_DOCUMENTED : NO_DATA;
@@ -118,6 +126,10 @@ static int mmap_loop(int fd, size_t size, size_t n_subbufs)
 			/* Touch every page, as a parser would. */
 			for (size_t off = 0; off < size; off += 4096)
 				sum += map[i * size + off];
+		}
+		if (seen && !said) {
+			attached();
+			said = true;
 		}
 		usleep(2000);
 	}
@@ -170,8 +182,8 @@ static int reader_main(enum reader_mode mode, int cpu)
 			    O_RDONLY | O_NONBLOCK : O_RDONLY);
 	if (fd < 0)
 		return OPEN_FAILED;
-	if (mode != MMAP_LOOP)
-		attached();	/* the mapper once it has mapped */
+	if (mode == POLL_LOOP)
+		attached();	/* the others once they have seen data */
 	switch (mode) {
 	case READ_LOOP:
 		return read_loop(fd);
