@@ -70,7 +70,7 @@ static unsigned int act_help(struct session *s)
 
 static unsigned int act_pause(struct session *s)
 {
-	s->paused = !s->paused;
+	session_set_paused(s, !s->paused);
 	session_status(s, false, "%s", s->paused ?
 		       "paused: the screen stands still (reading goes on); "
 		       "p or space resumes" : "resumed");
@@ -160,7 +160,7 @@ static const struct key_binding table[] = {
 	{ 's', "s", act_sort, "sort by CPU, events/s, drops, fill" },
 	{ 'e', "e", act_events, "turn an event type on or off (then s w n m f x)" },
 	{ 'o', "o", act_overwrite, "toggle overwrite (flight recorder) mode" },
-	{ KEY_CODE_CTRL_L, "^L", act_redraw, "redraw the screen" },
+	{ KEY_CODE_CTRL_L, "^L", act_redraw, "repaint the whole screen" },
 	{ KEY_CODE_RESIZE, NULL, act_redraw, NULL },
 };
 

@@ -170,8 +170,10 @@ static void run_curses(struct replay *r)
 			break;		/* no terminal any more */
 		while ((key = ui_read_key()) >= 0)
 			redraw |= keys_dispatch(s, key);
-		if (redraw && !s->quit)
+		if (redraw && !s->quit) {
+			ui_repaint();	/* as live: a key repaints all */
 			session_render(s);
+		}
 		if (mono_ns() >= next) {
 			if (!s->paused && !s->ended)
 				replay_tick(r);

@@ -550,7 +550,8 @@ static uint64_t interval_ns(const struct session *s)
 	return (uint64_t)(s->interval * 1e9);
 }
 
-void session_view(const struct session *s, struct view *v)
+/* What the screen shows, live. */
+static void live_view(const struct session *s, struct view *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->source = s->replay ? s->opt->replay : s->opt->channel;
@@ -573,6 +574,37 @@ void session_view(const struct session *s, struct view *v)
 		v->record_bytes = s->rec->file_bytes + s->rec->len;
 		v->record_events = s->rec->records;
 	}
+}
+
+void session_set_paused(struct session *s, bool paused)
+{
+	s->paused = paused;
+	if (paused && !s->replay) {
+		live_view(s, &s->frozen);
+		stats_copy(&s->frozen_st, &s->st);
+		s->frozen.st = &s->frozen_st;
+	}
+}
+
+/*
+ * Paused, a live screen shows the figures of the moment it was paused, so
+ * that it stands still (and a repaint restores it exactly); what the keys
+ * change (help, sort, interval, the status line) still shows.
+ */
+void session_view(const struct session *s, struct view *v)
+{
+	if (!s->paused || s->replay) {
+		live_view(s, v);
+		return;
+	}
+	*v = s->frozen;
+	v->interval = s->interval;
+	v->sort = s->sort;
+	v->paused = true;
+	v->show_help = s->show_help;
+	v->status = s->status;
+	v->status_error = s->status_error;
+	v->prompt = keys_prompt(s);
 }
 
 void session_render(struct session *s)
@@ -653,8 +685,12 @@ void session_step(struct session *s, int timeout_ms)
 
 		while ((key = ui_read_key()) >= 0)
 			redraw |= keys_dispatch(s, key);
-		if (redraw && !s->quit)
+		/* Something else may have written on the terminal (a console
+		 * that is not ours alone): a key repaints all of it. */
+		if (redraw && !s->quit) {
+			ui_repaint();
 			session_render(s);
+		}
 	}
 	if (ready > 0) {
 		bool ctl_woke = false, gone = false;
@@ -767,6 +803,7 @@ void session_free(struct session *s)
 	recorder_free(s->rec);
 	s->rec = NULL;
 	stats_free(&s->st);
+	stats_free(&s->frozen_st);
 }
 
 int session_run(const struct options *opt)

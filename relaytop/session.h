@@ -54,6 +54,8 @@ struct session {
 	double interval;	/* seconds */
 	enum stats_sort sort;
 	bool paused;
+	struct view frozen;	/* live and paused: what the screen shows */
+	struct stats frozen_st;	/* the statistics frozen.st points to */
 	bool show_help;
 	bool ended;		/* replay: no more items */
 	int prompt;		/* a key waiting for its second key, or 0 */
@@ -95,6 +97,9 @@ int session_run(const struct options *opt);
 /* Set the status line. */
 __attribute__((format(printf, 3, 4)))
 void session_status(struct session *s, bool error, const char *fmt, ...);
+/* Pause or resume the screen; a paused live screen stands still (the
+ * statistics it shows are a copy) while reading goes on. */
+void session_set_paused(struct session *s, bool paused);
 /* Gather what to show. */
 void session_view(const struct session *s, struct view *v);
 /* Draw the screen or print the batch block. */

@@ -30,6 +30,16 @@ void stats_free(struct stats *st)
 	st->ncpus = 0;
 }
 
+void stats_copy(struct stats *dst, const struct stats *src)
+{
+	struct cpu_stats *cpu = dst->cpu;
+
+	cpu = xrealloc(cpu, (src->ncpus ? src->ncpus : 1) * sizeof(*cpu));
+	*dst = *src;
+	dst->cpu = cpu;
+	memcpy(cpu, src->cpu, src->ncpus * sizeof(*cpu));
+}
+
 static struct cpu_stats *cpu_of(struct stats *st, unsigned int cpu)
 {
 	if (cpu >= st->ncpus) {

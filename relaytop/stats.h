@@ -62,6 +62,8 @@ struct stats {
 
 void stats_init(struct stats *st, unsigned int ncpus, uint64_t now_ns);
 void stats_free(struct stats *st);
+/* Make dst (initialised or zeroed) an independent copy of src. */
+void stats_copy(struct stats *dst, const struct stats *src);
 /* Make room for cpu (a CPU came online) and mark it present. */
 void stats_cpu_present(struct stats *st, unsigned int cpu, bool present);
 

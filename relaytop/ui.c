@@ -375,6 +375,12 @@ static void draw_help(void)
 	put(y, 2, "h, ? or Esc returns");
 }
 
+void ui_repaint(void)
+{
+	if (ui.screen)
+		clearok(curscr, TRUE);
+}
+
 void ui_draw(const struct view *v)
 {
 	int status_y = LINES - 1;

@@ -22,6 +22,9 @@ void ui_done(void);
 bool ui_active(void);
 
 void ui_draw(const struct view *v);
+/* Make the next ui_draw() repaint every cell, not only what changed: for a
+ * screen that something else wrote on, or after a resize. */
+void ui_repaint(void);
 
 /* The next key typed (keys.h codes), or -1 when none is pending. */
 int ui_read_key(void);

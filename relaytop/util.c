@@ -66,6 +66,14 @@ void *xmalloc(size_t size)
 	return p;
 }
 
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		fatal("out of memory (%zu bytes)", size);
+	return p;
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

@@ -11,7 +11,9 @@
  * and drops only the stats file counted are kept across a reset and
  * across buffers that go away;
  * and the recording says all of it: records per CPU, drops, the reset and
- * the disappearance, matching what the producers did.
+ * the disappearance, matching what the producers did; a paused screen
+ * stands still (its figures are a copy) while reading goes on, and shows
+ * the live figures again once resumed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,6 +342,41 @@ static void test_stats_drops_survive_gone(void)
 	check_uint(d.summary_records, ==, 4 * 63 + 5);
 }
 
+static void test_pause_freezes_view(void)
+{
+	struct rig r;
+	struct view v;
+	uint64_t shown;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 100);
+	session_drain(&r.s);
+	session_tick(&r.s);
+	session_view(&r.s, &v);
+	shown = v.st->cpu[0].events;
+	check_uint(shown, ==, 100);
+
+	session_set_paused(&r.s, true);
+	fake_relay_events(&r.fc.relay[0], 50);
+	session_drain(&r.s);
+	session_tick(&r.s);
+	session_view(&r.s, &v);
+	check(v.paused);
+	check_uint(v.st->cpu[0].events, ==, shown);	/* stands still */
+	check_uint(r.s.st.cpu[0].events, ==, 150);	/* reading went on */
+	r.s.sort = SORT_EVENTS;
+	session_view(&r.s, &v);
+	check_int(v.sort, ==, SORT_EVENTS);		/* keys still show */
+	check_uint(v.st->cpu[0].events, ==, shown);
+
+	session_set_paused(&r.s, false);
+	session_view(&r.s, &v);
+	check(!v.paused);
+	check_uint(v.st->cpu[0].events, ==, 150);
+	rig_stop(&r);
+}
+
 int main(void)
 {
 	session_install_signals();
@@ -352,5 +389,6 @@ int main(void)
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
 	TEST(test_stats_drops_survive_gone(), "and when the buffers go away and come back");
+	TEST(test_pause_freezes_view(), "paused, the screen's figures stand still while reading goes on");
 	return test_done();
 }

@@ -6,7 +6,8 @@
  * instead of going negative; fill is the interval's worst; the total row
  * sums the CPUs (fill: the worst); history keeps the last rates; clearing
  * a CPU zeroes it; sorting orders by the key, then by CPU; the sparkline
- * scales to the top level and shows any non-zero rate.
+ * scales to the top level and shows any non-zero rate; a copy of the
+ * statistics does not change with them.
  */
 #include <string.h>
 
@@ -211,6 +212,28 @@ static void test_sparkline(void)
 	check_uint(lv[0], ==, 1);
 }
 
+static void test_copy(void)
+{
+	struct stats a, b = { 0 };
+	uint32_t mix[SCHED_RELAY_NR_EVENTS] = { 3 };
+
+	stats_init(&a, 2, 0);
+	stats_cpu_present(&a, 0, true);
+	stats_add(&a, 0, 3, mix, 0);
+	stats_tick(&a, 1000000000);
+	stats_copy(&b, &a);
+	check_uint(b.ncpus, ==, 2);
+	check_uint(b.cpu[0].events, ==, 3);
+	check(b.cpu != a.cpu);
+	stats_add(&a, 0, 5, mix, 0);
+	stats_tick(&a, 2000000000);
+	check_uint(b.cpu[0].events, ==, 3);	/* a copy, not a view */
+	stats_copy(&b, &a);			/* into one already used */
+	check_uint(b.cpu[0].events, ==, 8);
+	stats_free(&a);
+	stats_free(&b);
+}
+
 int main(void)
 {
 	TEST(test_rates(), "rates are counts over the interval's real length");
@@ -221,5 +244,6 @@ int main(void)
 	TEST(test_clear(), "a reset CPU starts from zero");
 	TEST(test_order(), "sorting by key, then by CPU number");
 	TEST(test_sparkline(), "sparkline levels: scaled, clipped, non-zero shows");
+	TEST(test_copy(), "a copy of the statistics is independent of them");
 	return test_done();
 }
