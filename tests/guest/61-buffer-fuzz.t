@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 61-buffer-fuzz.t - pins that sched_relay's buffer files (cpuN) survive
+# seeded random open/read/write/mmap/poll/epoll/close sequences from three
+# processes (and children sharing their files) while a controller races
+# them with reset, overwrite and enabled changes, geometry changes, CPU
+# hotplug and rmmod/insmod, under a paced load: only documented errnos, a
+# SIGBUS only on removed files, no splat, and a channel that records
+# correctly afterwards (fuzz_relay_buffers).  FUZZ_SEED replays a run (the
+# seed and the count of every operation and errno are printed).  At least
+# 10000 operations in 60 s on the default kernel, 1000 on the debug kernel
+# (KASAN, lockdep: about twenty times slower).  Leaves the module unloaded.
+. /tests/lib/tap.sh
+
+SPLAT='Oops|BUG:|WARNING:|Call Trace:|scheduling while atomic|sleeping function called|soft lockup|detected stalls|blocked for more than|suspicious RCU usage|circular locking|inconsistent lock state|KASAN|KFENCE'
+
+dmesg -c > /dev/null
+grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko
+seed=${FUZZ_SEED:-$(date +%s)}
+at_least=10000
+[ -d /sys/kernel/debug/kfence ] && at_least=1000
+/usr/bin/loadgen -r 2000 > /dev/null 2>&1 &
+lg=$!
+/tests/bin/fuzz_relay_buffers "$seed" 1000000 60 $at_least 3
+rc=$?
+kill $lg 2>/dev/null; wait $lg 2>/dev/null
+t_ok "every CPU is online again" sh -c '! grep -q 0 /sys/devices/system/cpu/cpu[1-9]*/online'
+t_ok "sched_relay unloads after the fuzzing" rmmod sched_relay
+t_ok "the kernel log has no splat" sh -c "! dmesg | grep -E '$SPLAT'"
+t_done && [ $rc -eq 0 ]
