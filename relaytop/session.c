@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,10 +43,14 @@ struct sink_ctx {
 };
 
 static volatile sig_atomic_t got_signal;	/* SIGINT, SIGTERM or SIGHUP arrived */
+static volatile sig_atomic_t got_status;	/* SIGUSR1 arrived */
 
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (sig == SIGUSR1)
+		got_status = 1;
+	else
+		got_signal = sig;
 }
 
 void session_install_signals(void)
@@ -60,6 +65,8 @@ void session_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	/* the terminal went away: stop as cleanly (finish the recording) */
 	sigaction(SIGHUP, &sa, NULL);
+	/* read everything now and say how far we are (as dd does) */
+	sigaction(SIGUSR1, &sa, NULL);
 	channel_install_sigbus();
 }
 
@@ -651,6 +658,43 @@ void session_tick(struct session *s)
 
 /* ---- the loop ---- */
 
+/*
+ * SIGUSR1: read every buffer up to what the producer committed, then print
+ * per CPU, on standard error, what relaytop has of the current generation:
+ *
+ *   relaytop: status generation G
+ *   relaytop: cpu N generation G events E dropped D lost L
+ *   relaytop: status end
+ *
+ * (events read intact, the producer's drops, events relaytop lost, all
+ * since the CPU's last reset).  A script that stopped the producer can
+ * compare them with the stats file to know that relaytop has everything.
+ * Not on the curses screen, which it would garble.
+ */
+static void print_status(struct session *s)
+{
+	session_drain(s);
+	read_stats_file(s);
+	if (s->out == OUT_CURSES && ui_active())
+		return;
+	fprintf(stderr, "%s: status generation %" PRIu64 "\n", progname,
+		s->cfg.generation);
+	for (unsigned int i = 0; s->have_ch && i < s->ch.n; i++) {
+		const struct channel_cpu *cc = &s->ch.cpus[i];
+		const struct cpu_stats *c = cc->cpu < s->st.ncpus ?
+					    &s->st.cpu[cc->cpu] : NULL;
+
+		if (!c)
+			continue;
+		fprintf(stderr, "%s: cpu %u generation %" PRIu64 " events %"
+			PRIu64 " dropped %" PRIu64 " lost %" PRIu64 "\n",
+			progname, cc->cpu, cc->reader.cur_gen, c->events,
+			c->dropped, c->lost);
+	}
+	fprintf(stderr, "%s: status end\n", progname);
+	fflush(stderr);
+}
+
 void session_step(struct session *s, int timeout_ms)
 {
 	struct pollfd pfd[CTL_NR + 1 + 1024];
@@ -673,6 +717,10 @@ void session_step(struct session *s, int timeout_ms)
 	if (got_signal) {
 		s->quit = true;
 		return;
+	}
+	if (got_status) {
+		got_status = 0;
+		print_status(s);
 	}
 	if (keys && (pfd[nctl].revents & (POLLHUP | POLLERR | POLLNVAL))) {
 		s->quit = true;		/* no terminal any more */
