@@ -59,7 +59,7 @@ fi
 # --- a reset from another process, seen within one interval ----------------
 relaytop -b -d 1 -n 6 > $tmp/reset.txt 2>&1 &
 rt=$!
-sleep 2.5
+t_wait 120 t_lines_at_least 2 $tmp/reset.txt '^# relaytop '
 before=$(grep -c '^# relaytop ' $tmp/reset.txt)
 echo 1 > $dir/reset
 after=$(grep -c '^# relaytop ' $tmp/reset.txt)
@@ -80,14 +80,15 @@ wait $load 2>/dev/null
 
 # --- record under load, compare with the producer's own counts -------------
 echo 1 > $dir/reset
-relaytop --record $tmp/r.bin --no-ui -t 8 > $tmp/record.txt 2> $tmp/record.err &
+relaytop --record $tmp/r.bin --no-ui > $tmp/record.txt 2> $tmp/record.err &
 rec=$!
-sleep 1
+t_wait 120 grep -q 'recording to' $tmp/record.err
 loadgen -q -r 2000 -t 4 > /dev/null 2>&1
 echo 0 > $dir/enabled	# the counters stand still once this returns
 cp $dir/stats $tmp/stats.txt
+kill -TERM $rec		# it reads what was committed, then ends
 wait $rec
-t_eq "relaytop --record -t 8 exits 0" 0 $?
+t_eq "relaytop --record, ended by SIGTERM, exits 0" 0 $?
 relaytop --dump $tmp/r.bin > $tmp/dump.txt 2> $tmp/dump.err
 t_eq "relaytop --dump of it exits 0" 0 $?
 echo 1 > $dir/enabled
@@ -137,8 +138,9 @@ compare_counts() {
 # stopped (SIGSTOP) for 2 s in the middle; stop the producer, keep its
 # stats in $tmp/stats.txt; the status is relaytop's.
 record_stopped() {
-	relaytop --record $tmp/$1.bin --no-ui -t 9 > /dev/null 2>&1 &
+	relaytop --record $tmp/$1.bin --no-ui > $tmp/$1.err 2>&1 &
 	rec=$!
+	t_wait 120 grep -q 'recording to' $tmp/$1.err
 	loadgen -q -r 2000 -t 5 > /dev/null 2>&1 &
 	load=$!
 	sleep 1
@@ -148,6 +150,7 @@ record_stopped() {
 	wait $load
 	echo 0 > $dir/enabled
 	cp $dir/stats $tmp/stats.txt
+	kill -TERM $rec
 	wait $rec
 }
 
@@ -184,7 +187,7 @@ echo 65536 > $dir/subbuf_size
 # --- a new geometry re-creates the buffers: followed -----------------------
 relaytop -b -d 1 -n 5 > $tmp/geom.txt 2>&1 &
 rt=$!
-sleep 1.5
+t_wait 120 t_lines_at_least 1 $tmp/geom.txt '^# relaytop '
 echo 16384 > $dir/subbuf_size
 wait $rt
 t_eq "relaytop survives the re-creation (exit 0)" 0 $?
@@ -193,9 +196,14 @@ t_ok "and says the channel came back" grep -q 'channel is back' $tmp/geom.txt
 echo 65536 > $dir/subbuf_size
 
 # --- SIGTERM ends a recording cleanly; a missing channel is an error -------
-relaytop --record $tmp/term.bin --no-ui > /dev/null 2>&1 &
+relaytop --record $tmp/term.bin --no-ui > $tmp/term.err 2>&1 &
 rec=$!
-sleep 2
+t_wait 120 grep -q 'recording to' $tmp/term.err
+kill -USR1 $rec
+t_ok "SIGUSR1 makes relaytop print its status" \
+	t_wait 60 t_lines_at_least 1 $tmp/term.err 'status end$'
+t_eq "with a line per CPU" "$ncpus" \
+	"$(grep -c '^relaytop: cpu [0-9]* generation [0-9]* events [0-9]* dropped [0-9]* lost [0-9]*$' $tmp/term.err)"
 kill -TERM $rec
 wait $rec
 t_eq "SIGTERM stops a recording with status 0" 0 $?

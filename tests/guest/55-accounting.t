@@ -10,7 +10,8 @@
 #      again: it loses sub-buffers to overwriting;
 #   C  `echo 1 > reset` (still in overwrite mode), relaytop not stopped.
 # At the end of each generation the load stops, the producer is disabled,
-# relaytop drains, and the producer's stats file is kept.  The dump, split
+# its stats file is kept, and the test waits until relaytop says (SIGUSR1)
+# that it has read all of it.  The dump, split
 # per CPU at its "CPU:N [CHANNEL RESET: generation G]" lines, must say for
 # every CPU and generation: records in the file + events relaytop lost =
 # produced, and drops in the file = the producer's drops; the dump's
@@ -39,7 +40,8 @@ echo 1 > $dir/reset
 
 relaytop --record $tmp/r.bin --no-ui -d 0.5 > $tmp/record.txt 2>&1 &
 rec=$!
-sleep 1
+# ready: it has mapped the buffers and created the file
+t_wait 120 grep -q 'recording to' $tmp/record.txt
 
 # generation NAME: run the load for 4 s with the producer enabled; then
 # disable the producer, let relaytop drain (it reads every 0.5 s) and keep
@@ -59,8 +61,10 @@ generation() {
 	wait $load
 	echo 0 > $dir/enabled	# the counters stand still once this returns
 	kill -CONT $rec
-	sleep 1.5
 	cp $dir/stats $tmp/stats.$1
+	# before the reset that follows: relaytop has read all of it
+	t_wait 120 t_relaytop_has $rec $tmp/record.txt $tmp/stats.$1 ||
+		echo "# relaytop did not read all of generation $1 in 120 s"
 }
 
 generation A

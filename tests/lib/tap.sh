@@ -43,6 +43,43 @@ _t_eq() {
 	return 1
 }
 
+# t_wait SECS CMD [ARGS...]: wait until CMD exits 0, looking every 0.1 s,
+# at most SECS seconds (a cap for a broken run, not a pace: a slow machine
+# only waits longer).  Exits with CMD's last status.
+t_wait() {
+	_w_end=$(( $(cut -d. -f1 /proc/uptime) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(cut -d. -f1 /proc/uptime)" -ge $_w_end ] && { "$@"; return; }
+		sleep 0.1
+	done
+}
+
+# t_lines_at_least N FILE PATTERN: FILE has at least N lines matching PATTERN.
+t_lines_at_least() {
+	[ "$(grep -c -e "$3" "$2" 2>/dev/null)" -ge "$1" ]
+}
+
+# t_relaytop_has PID ERRFILE STATS: ask relaytop PID (its standard error in
+# ERRFILE) for its status with SIGUSR1, and exit 0 when, for every CPU of
+# the stats file STATS (a copy taken with the producer stopped), the events
+# it read plus those it lost equal the producer's produced: relaytop has
+# everything of this generation.  Use as t_wait 60 t_relaytop_has ...
+t_relaytop_has() {
+	_r_n=$(grep -c 'status end$' "$2" 2>/dev/null)
+	kill -USR1 "$1" || return 1
+	t_wait 30 t_lines_at_least $((_r_n + 1)) "$2" 'status end$' || return 1
+	# the newest status block, then the stats copy: every CPU must match
+	awk -v n=$((_r_n + 1)) '
+		FNR == NR {
+			if ($0 ~ /status end$/) b++
+			else if (b == n - 1 && $2 == "cpu") have[$3] = $7 + $11
+			next
+		}
+		FNR > 1 { if (!($1 in have) || have[$1] != $2) bad = 1 }
+		END { exit bad }' "$2" "$3"
+}
+
 # t_done: the plan and the closing line; exit status 1 on any failure.
 t_done() {
 	echo "1..$T_COUNT"
