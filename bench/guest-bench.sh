@@ -43,6 +43,24 @@ emit() { echo "$*" >> "$raw"; echo "# $*"; }
 fail() { echo "# FAILED: $*"; exit 1; }
 sum_col() { awk -v c="$1" 'NR > 1 { s += $c } END { print s + 0 }' $D/stats; }
 
+# frozen "PIDS" CMD...: run CMD (attaching or detaching tracepoint probes)
+# with the readers PIDS stopped.  The kernel patches the tracepoint call
+# sites then, and QEMU before 8.1 can run a stale translation of such code
+# on another vCPU under multi-threaded TCG (a stray int3 oops); with the
+# load over and the readers stopped, no vCPU is in the scheduler's code
+# but to go idle.  The bench keeps multi-threaded TCG for its numbers and
+# attaches every probe before the load and the readers start.
+frozen() {
+	_pids=$1
+	shift
+	kill -STOP $_pids
+	"$@"
+	_rc=$?
+	kill -CONT $_pids
+	return $_rc
+}
+disable_relay() { echo 0 > $D/enabled; }
+
 # sched_relay with a known configuration: EVENTS, overwrite OVW, reset.
 relay_setup() {
 	grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko ||
@@ -135,9 +153,9 @@ recorded() {
 	rt=$!
 	sleep 1
 	lg=$(loadgen -q "$@" | tail -n 1)
-	echo 0 > $D/enabled
-	sleep 2			# relaytop reads what is left
+	frozen $rt disable_relay
 	produced=$(sum_col 2) kdropped=$(sum_col 3)
+	# it reads what is left, then ends
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
@@ -158,7 +176,7 @@ storm_ftrace() {
 	done
 	sleep 1
 	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
-	ftrace_events
+	frozen "$readers" ftrace_events
 	sleep 2			# the readers read what is left
 	kill $readers; wait $readers 2>/dev/null
 	set -- "$1" $(ftrace_counts)
@@ -187,7 +205,7 @@ reader() {
 	pid=$!
 	sleep 1
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
-	echo 0 > $D/enabled
+	frozen "$(pgrep -x relaytop; pgrep -x read_reader)" disable_relay
 	wait $pid || fail "$1 reader: $(cat /tmp/reader.err)"
 	emit "reader kind=$1 round=$2 produced=$(sum_col 2) kernel_dropped=$(sum_col 3)" \
 		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err)" \
