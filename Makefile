@@ -43,13 +43,14 @@ GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
 .PHONY: all help deps kernel kernel-debug kernel-tree modules modules-debug \
-	guest-programs initramfs initramfs-debug run test unit-tests guest-tests check-patches clean distclean
+	guest-programs initramfs initramfs-debug run test test-hog unit-tests guest-tests check-patches clean distclean
 
 all: kernel modules initramfs
 
 help:
 	@echo "make run           boot QEMU with relaytop live on the console"
 	@echo "make test          host unit tests, then the guest tests; ends 'N passed, N failed'"
+	@echo "make test-hog      make test beside a busy loop on every host core (TEST_HOG=1)"
 	@echo "make deps          install the Debian packages the project needs (idempotent)"
 	@echo "make kernel        unpack linux-source-6.1 into build/linux, apply patches/series"
 	@echo "                   (one commit per patch), configure, build bzImage"
@@ -173,6 +174,10 @@ guest-tests: initramfs
 
 test: deps
 	@tests/run-all
+
+# the same beside a busy loop on every host core
+test-hog: deps
+	@TEST_HOG=1 tests/run-all
 
 clean:
 	rm -rf $(GUEST) $(INITRAMFS) $(BUILD)/test-logs $(BUILD)/initramfs \
