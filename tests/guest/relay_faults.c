@@ -6,30 +6,37 @@
  * channel (driven by tests/modules/relay_test.ko; one TEST per defect of
  * issue 12, each failed on the series before the fix, as noted):
  *
- *  - read(): a read() whose copy to user space faults loses nothing: the
- *    next read() returns the same bytes, and poll() still says POLLIN.
- *    Before: the bytes were consumed anyway; the next read() began 64
- *    records (a sub-buffer) later and poll() said nothing was ready.
- *  - reset: relay_reset() excludes the consumers of every buffer.  A
+ *  - read_fault: a read() whose copy to user space faults loses nothing:
+ *    the next read() returns the same bytes, and poll() still says POLLIN.
+ *    Before: the first read() (EFAULT) consumed sub-buffer 0 anyway; the
+ *    next one returned record 64, poll() said nothing was ready, and the
+ *    stream held 0 of the 65 records it should have.
+ *  - reset_storm: relay_reset() excludes the consumers of every buffer.  A
  *    no-overwrite channel under a storm of resets and hand-backs (20 s,
- *    the module's "storm"; shorter if it fails) keeps produced >= consumed
- *    and at most n_subbufs ready on every CPU, and keeps accepting records.
- *    Before: consumed > produced within the first second or so (relay_buf_full()
- *    then wraps and reports full until the next reset).
- *  - clash: a CPU comes online although its buffer file cannot be created
- *    (a name clash); the buffer works without its file and the log says
- *    so in one line.  Before: writing 1 to cpuN/online failed (ENOMEM)
- *    with a stack dump (sysfs_warn_dup()) and "buffer creation failed".
- *  - open race: relay_open() (a new geometry) racing a CPU coming online
- *    gives that CPU a buffer and a file.  Before: the CPU came online
- *    without either (a write on it would have dereferenced NULL).
- *  - gone dir: a CPU comes online under a channel whose kobject directory
- *    was already removed.  Before: a NULL pointer dereference in
- *    __kernfs_create_file() (kobj->sd was NULL), the write to online died.
- *  - orphan: removing a relay attribute after its kobject's directory was
- *    removed touches no freed kernfs node and prints nothing.  Before:
- *    kernfs_get() on the freed node: a WARNING (KASAN: use-after-free on
- *    the debug kernel).
+ *    the module's "storm"; it stops at the first violation) keeps
+ *    produced >= consumed and at most n_subbufs ready on every CPU, and
+ *    keeps accepting records.  Before: a violation within the 20 s (1662
+ *    resets: cpu 0 had produced 0, consumed 27673, so relay_buf_full()
+ *    wrapped and the buffer dropped everything until the next reset).
+ *  - hotplug_clash: a CPU comes online although its buffer file cannot be
+ *    created (a name clash); the buffer works without its file and the
+ *    log says so in one line.  Before: writing 1 to cpu3/online failed
+ *    with ENOMEM, after a stack dump from sysfs_warn_dup() and "relay:
+ *    cpu 3 buffer creation failed".
+ *  - open_hotplug_race: relay_open() (a new geometry) racing a CPU coming
+ *    online gives that CPU a buffer and a file.  Before: relay_open()
+ *    finished inside the window and cpu3 came online with neither (a
+ *    write on it would have dereferenced NULL).
+ *  - orphan_remove: removing a relay attribute after its kobject's
+ *    directory was removed touches no freed kernfs node and prints
+ *    nothing.  Before: an oops (NULL pointer dereference in
+ *    rwsem_write_trylock() from kernfs_remove() in
+ *    sysfs_relay_remove_file(): the node had been freed with the
+ *    directory; KASAN would call it a use-after-free).
+ *  - hotplug_gone_dir: a CPU comes online under a channel whose kobject
+ *    directory was already removed.  Before: an oops in kernfs_new_node()
+ *    (kobj->sd was NULL) from relay_prepare_cpu(), which killed the
+ *    write to cpu3/online.
  *
  * Tests wait for conditions (with generous deadlines), never for time;
  * the storm runs for a fixed, short time on purpose.

@@ -704,7 +704,7 @@ out:
 }
 
 /*
- * orphan: a second relay attribute, on a child kobject "orphan".
+ * orphan: a second relay attribute, on a child kobject "orphan_kobj".
  * "create" makes both, "del" removes the child's directory with
  * kobject_del() while the channel lives on, "remove" then removes the
  * relay attribute and puts the child.  Reads "STATE BUFFERS": none,
@@ -746,9 +746,10 @@ static ssize_t orphan_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static ssize_t orphan_store(struct kobject *kobj, struct kobj_attribute *attr,
+static ssize_t orphan_store(struct kobject *dir, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
+	struct kobject *kobj;
 	int ret = 0;
 
 	mutex_lock(&relay_test_lock);
@@ -757,10 +758,10 @@ static ssize_t orphan_store(struct kobject *kobj, struct kobj_attribute *attr,
 		if (relay_test_orphan_state != ORPHAN_NONE)
 			goto out;
 		ret = -ENOMEM;
-		relay_test_orphan_kobj = kobject_create_and_add("orphan",
-								relay_test_kobj);
-		if (!relay_test_orphan_kobj)
+		kobj = kobject_create_and_add("orphan_kobj", relay_test_kobj);
+		if (!kobj)
 			goto out;
+		relay_test_orphan_kobj = kobj;
 		ret = sysfs_create_relay_file(relay_test_orphan_kobj,
 					      &relay_test_orphan_attr);
 		if (ret) {
