@@ -109,6 +109,7 @@ static const char *errno_name(int e)
 	case EBUSY: return "EBUSY";
 	case ENOMEM: return "ENOMEM";
 	case ERANGE: return "ERANGE";
+	case ESPIPE: return "ESPIPE";
 	default: return NULL;
 	}
 }
@@ -162,7 +163,8 @@ static const int mmap_errs[] = { EACCES, 0 };
 static const int mmap_bad_errs[] = { EACCES, EPERM, EINVAL, 0 };
 static const int mprotect_errs[] = { EACCES, 0 };
 static const int none[] = { 0 };
-static const int lseek_errs[] = { EINVAL, 0 };
+/* the buffer files are not seekable (a faulting read() keeps its place) */
+static const int espipe[] = { ESPIPE, 0 };
 static const int epoll_errs[] = { EEXIST, ENOENT, 0 };
 /* a reset with no channel (after a failed re-creation) */
 static const int reset_errs[] = { ENODEV, 0 };
@@ -282,10 +284,16 @@ static void op_read(struct worker *w, bool positioned)
 
 	if (i < 0)
 		return;
-	n = positioned ? pread(w->fd[i], at, len, (off_t)rnd_below(1 << 20)) :
-			 read(w->fd[i], at, len);
-	tally_r(positioned ? OP_PREAD : OP_READ, n < 0 ? errno : 0, read_errs,
-		stale(w, i));
+	if (positioned) {
+		n = pread(w->fd[i], at, len, (off_t)rnd_below(1 << 20));
+		if (n >= 0)
+			fail(OP_PREAD, "pread() of a file that is not seekable succeeded");
+		else
+			tally(OP_PREAD, errno, espipe);
+		return;
+	}
+	n = read(w->fd[i], at, len);
+	tally_r(OP_READ, n < 0 ? errno : 0, read_errs, stale(w, i));
 	if (n > (ssize_t)len)
 		fail(OP_READ, "read returned more than asked");
 }
@@ -516,7 +524,10 @@ static void op_lseek(struct worker *w)
 
 	if (i < 0)
 		return;
-	tally(OP_LSEEK, lseek(w->fd[i], to, SEEK_SET) < 0 ? errno : 0, lseek_errs);
+	if (lseek(w->fd[i], to, SEEK_SET) >= 0)
+		fail(OP_LSEEK, "lseek() of a file that is not seekable succeeded");
+	else
+		tally(OP_LSEEK, errno, espipe);
 }
 
 static void worker_op(struct worker *w, unsigned int depth);
