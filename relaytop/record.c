@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fields.h"
 #include "util.h"
 
 _Static_assert(sizeof(struct record_file_header) == 128, "file header size");
@@ -537,14 +538,17 @@ static int check_file_header(struct record_stream *s)
 		     h->header_size);
 		return -1;
 	}
-	if (h->record_version > SCHED_RELAY_VERSION ||
+	/* format 1 holds version 1 records, format 2 version 2 ones */
+	if (h->record_version != (h->version == 1 ? 1 : SCHED_RELAY_VERSION) ||
 	    h->record_size != sizeof(struct sched_relay_record)) {
 		fail(s, "%s: holds records of format %u (%u bytes); this "
-		     "relaytop reads format %d (%zu bytes)", s->path,
+		     "relaytop reads format %d (%zu bytes) in recordings of "
+		     "format %d, and format 1 in those of format 1", s->path,
 		     h->record_version, h->record_size, SCHED_RELAY_VERSION,
-		     sizeof(struct sched_relay_record));
+		     sizeof(struct sched_relay_record), RECORD_VERSION);
 		return -1;
 	}
+	s->identity = h->record_version >= 2;
 	if (h->nr_cpus > RECORD_NO_CPU) {
 		fail(s, "%s: corrupt file header (%" PRIu32 " CPUs)", s->path,
 		     h->nr_cpus);
@@ -772,6 +776,23 @@ int record_stream_open(struct record_stream *s, const char *path)
 	return 0;
 }
 
+/*
+ * Records of a format 1 recording are version 1 records: made version 2
+ * in place (the same 64 bytes), so that everything after this sees one
+ * layout.  They have no identity (event_seq 0) and no tgids (-1).
+ */
+static void convert_v1(struct sched_relay_record *recs, uint32_t n)
+{
+	_Static_assert(sizeof(struct sched_relay_record_v1) ==
+		       sizeof(struct sched_relay_record), "v1 record size");
+	for (uint32_t i = 0; i < n; i++) {
+		struct sched_relay_record_v1 v1;
+
+		memcpy(&v1, &recs[i], sizeof(v1));
+		fields_from_v1(&v1, &recs[i]);
+	}
+}
+
 /* Load cpu's next block; false when it has none left. */
 static bool load_block(struct record_stream *s, unsigned int cpu)
 {
@@ -811,6 +832,8 @@ static bool load_block(struct record_stream *s, unsigned int cpu)
 		}
 		c->nrec = b.nrec;
 		c->block_ts = b.ts;
+		if (!s->identity)
+			convert_v1(c->recs, c->nrec);
 	} else if (b.type == RECORD_RESTART || b.type == RECORD_GONE) {
 		c->pend_marker = true;
 		c->marker_type = b.type;

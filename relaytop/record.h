@@ -10,6 +10,11 @@
  * by relaytop); no record is missing inside a block.  RESTART, GONE and
  * CPU_END blocks say where a CPU's stream was cut and how it ended; END
  * closes the file.  Every header and block carries a CRC-32.
+ *
+ * Format 2 holds version 2 records (event numbers, tgids, waking); a
+ * format 1 file holds version 1 records, which the reader hands out as
+ * version 2 ones (no event numbers, tgids -1), so its users see one
+ * layout.
  */
 #ifndef RELAYTOP_RECORD_H
 #define RELAYTOP_RECORD_H
@@ -22,7 +27,7 @@
 #include "subbuf.h"
 
 #define RECORD_MAGIC		"RELAYTOP"	/* 8 bytes, no NUL */
-#define RECORD_VERSION		1
+#define RECORD_VERSION		2	/* 1: version 1 records (still read) */
 #define RECORD_BYTE_ORDER	0x01020304u
 #define RECORD_BLOCK_MAGIC	0x4b425452u	/* "RTBK" little-endian */
 #define RECORD_NO_CPU		0xffffu		/* a block about all CPUs */
@@ -239,6 +244,7 @@ struct record_stream {
 	struct record_file_header hdr;
 	uint64_t file_size;
 	char error[256];	/* why the file is bad (empty: it is not) */
+	bool identity;		/* records carry event_seq (format 2) */
 	bool ended;		/* the END block was found */
 	uint64_t blocks;	/* valid blocks */
 	uint64_t records;	/* valid DATA records */
