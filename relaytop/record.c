@@ -339,7 +339,18 @@ void recorder_restart(struct recorder *rec, unsigned int cpu,
 
 void recorder_gone(struct recorder *rec, unsigned int cpu)
 {
-	marker(rec, cpu, RECORD_GONE, 0);
+	if (cpu != RECORD_NO_CPU) {
+		marker(rec, cpu, RECORD_GONE, 0);
+		return;
+	}
+	/* One per CPU, not one for all: a CPU's blocks are read in file
+	 * order, so the mark stays between its records from before and
+	 * after, whatever the timestamps (a global block is placed by its
+	 * time, which is when relaytop noticed, after the new buffers'
+	 * first records). */
+	for (unsigned int c = 0; c < rec->ncpus; c++)
+		if (rec->cpu[c].tracked)
+			marker(rec, c, RECORD_GONE, 0);
 }
 
 void recorder_config(struct recorder *rec, const struct record_meta *meta)

@@ -188,7 +188,8 @@ void recorder_note_lost(struct recorder *rec, unsigned int cpu,
  */
 void recorder_note_dropped(struct recorder *rec, unsigned int cpu,
 			   uint64_t raw_dropped);
-/* The channel went away (cpu or RECORD_NO_CPU): a GONE block. */
+/* The channel went away (cpu, or RECORD_NO_CPU: every tracked CPU): a
+ * GONE block for each. */
 void recorder_gone(struct recorder *rec, unsigned int cpu);
 /* The configuration changed: a CONFIG block. */
 void recorder_config(struct recorder *rec, const struct record_meta *meta);
