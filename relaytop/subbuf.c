@@ -120,21 +120,34 @@ static uint64_t now_ns(const struct subbuf_reader *r)
 }
 
 /*
- * The largest seq the producer can have reached by now: where we are (or
- * the newest seq seen), two laps, and what SUBBUF_MAX_RATE records a
- * second fill since the last read.
+ * The largest seq the producer can have reached by now: the newest seq
+ * believed (or where we are), two laps, and what a record every
+ * SUBBUF_NS_PER_REC ns fills since that seq was seen.
  */
 static void set_seq_limit(struct subbuf_reader *r)
 {
 	uint64_t now = now_ns(r), since, base, more;
 
-	since = now > r->last_read_ns ? now - r->last_read_ns : 0;
+	if (r->next_seq > r->newest_seen) {
+		r->newest_seen = r->next_seq;
+		r->seen_ns = now;
+	}
+	base = r->newest_seen;
+	since = now > r->seen_ns ? now - r->seen_ns : 0;
 	if (since > SUBBUF_MAX_GAP_NS)
 		since = SUBBUF_MAX_GAP_NS;
 	more = since / (SUBBUF_NS_PER_REC * subbuf_capacity(&r->geom));
-	base = r->newest_seen > r->next_seq ? r->newest_seen : r->next_seq;
 	r->seq_limit = base + 2 * (uint64_t)r->geom.n_subbufs + 2 + more;
 	r->last_read_ns = now;
+}
+
+/* seq is real: the producer got there by the time of this read. */
+static void believe(struct subbuf_reader *r, uint64_t seq)
+{
+	if (seq > r->newest_seen) {
+		r->newest_seen = seq;
+		r->seen_ns = r->last_read_ns;
+	}
 }
 
 static const struct sched_relay_header *header_of(const unsigned char *base,
@@ -202,8 +215,10 @@ static struct subbuf_newest find_newest(const void *base,
 	for (uint32_t i = 0; i < geom->n_subbufs; i++) {
 		struct snap s = snap_raw(base, geom, cpu, i);
 
-		/* a header at the wrong index is garbage, not data; so is
-		 * a seq the producer cannot have reached */
+		/* a header at the wrong index is garbage, not data; a seq
+		 * the producer cannot have reached (yet) is not believed */
+		if (s.busy || (s.valid && s.seq > limit))
+			best.waiting = true;
 		if (!s.valid || s.seq % geom->n_subbufs != i || s.seq > limit)
 			continue;
 		if (!best.valid || newer(s.gen, s.seq, best.generation,
@@ -238,7 +253,7 @@ static struct subbuf_newest newest(struct subbuf_reader *r)
 					     r->seq_limit);
 
 	if (w.valid)
-		r->newest_seen = w.seq;
+		believe(r, w.seq);
 	return w;
 }
 
@@ -280,7 +295,7 @@ bool subbuf_reader_sync(struct subbuf_reader *r, bool have_consumed,
 	r->synced = true;
 	r->have_event = false;		/* the first chunk sets the numbering */
 	r->newest_seen = w.seq;
-	r->last_read_ns = now_ns(r);
+	r->last_read_ns = r->seen_ns = now_ns(r);
 	return true;
 }
 
@@ -291,12 +306,16 @@ static unsigned int restart(struct subbuf_reader *r,
 	struct subbuf_newest w = newest(r);
 	uint64_t start;
 
+	if (!w.valid && w.waiting)
+		return 0;	/* headers being set up or not believed yet */
 	if (!w.valid) {
 		r->synced = false;
 		return SUBBUF_UNSYNCED;
 	}
 	start = oldest_kept(r, w.seq);
 	r->restarts++;
+	r->newest_seen = w.seq;		/* the new sequence's */
+	r->seen_ns = r->last_read_ns;
 	/* The sink hears of the restart before of the new sequence's
 	 * losses, which come after it. */
 	if (sink->restart)
@@ -347,10 +366,12 @@ static unsigned int resolve(struct subbuf_reader *r, struct snap h,
 	if (h.busy)
 		return 0;	/* being set up: look again later */
 	w = newest(r);
+	if (!w.valid && w.waiting)
+		return 0;	/* look again later, with a fresh limit */
 	if (!w.valid)
 		return restart(r, sink);
-	if (w.seq < r->next_seq)
-		return restart(r, sink);
+	if (w.seq < r->next_seq)	/* a reset, unless still being set up */
+		return w.waiting ? 0 : restart(r, sink);
 	if (h.valid && h.seq == r->next_seq && r->in_subbuf &&
 	    h.gen != r->cur_gen)
 		return restart(r, sink);	/* rewritten in place */
@@ -557,7 +578,7 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 			 * reset elsewhere shows as a newest seq below ours. */
 			struct subbuf_newest w = newest(r);
 
-			if (w.valid && w.seq < r->next_seq) {
+			if (w.valid && !w.waiting && w.seq < r->next_seq) {
 				flags |= restart(r, sink);
 				continue;
 			}

@@ -110,6 +110,7 @@ struct subbuf_reader {
 	void *clock_ctx;
 	uint64_t last_read_ns;	/* when seq_limit was last set */
 	uint64_t newest_seen;	/* newest seq believed */
+	uint64_t seen_ns;	/* when it was seen */
 	uint64_t seq_limit;	/* headers past it are garbage */
 
 	/* identity: the next record's event number, and the counts of
@@ -163,6 +164,7 @@ int subbuf_reader_handback(struct subbuf_reader *r,
 /* The producer's newest sub-buffer in a mapped buffer. */
 struct subbuf_newest {
 	bool valid;
+	bool waiting;		/* a header was being set up (or not believed) */
 	uint64_t seq;
 	uint64_t generation;
 	uint32_t committed;
