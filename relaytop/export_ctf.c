@@ -510,6 +510,8 @@ static void finish_stream(struct ctf_export *ex, unsigned int cpu)
 	struct ctf_stream *st = &ex->st[cpu];
 	uint64_t last = st->events ? st->last_ts : ex->t0;
 
+	if (st->fd < 0)
+		return;		/* no stream: a CPU the recording does not have */
 	close_packet(ex, cpu);
 	if (st->pending)	/* up to the end of the recording */
 		settle_gap(ex, cpu, st->end_ts > last ? st->end_ts : last);
@@ -649,6 +651,10 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 	if (write_metadata_file(ex, s, recording))
 		return -1;
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		/* a stream for each CPU the channel had or that has blocks,
+		 * not for every number below a (damaged) high one */
+		if (!record_stream_has_cpu(s, cpu))
+			continue;
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		ex->st[cpu].fd = create_file(ex, name);
 		if (ex->st[cpu].fd < 0)
@@ -696,7 +702,7 @@ int export_ctf(const char *recording, const char *outdir)
 		goto out;
 	}
 	while ((n = record_stream_next(&s, &it)) > 0 && !ex.err) {
-		if (it.cpu >= ex.ncpus)
+		if (it.cpu >= ex.ncpus || ex.st[it.cpu].fd < 0)
 			continue;	/* global items: not CTF events */
 		if (it.kind == ITEM_RECORD)
 			add_event(&ex, it.cpu, it.rec);

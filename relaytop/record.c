@@ -560,7 +560,7 @@ static int check_file_header(struct record_stream *s)
 		return -1;
 	}
 	s->identity = h->record_version >= 2;
-	if (h->nr_cpus > RECORD_NO_CPU) {
+	if (h->nr_cpus > RECORD_MAX_CPUS) {
 		fail(s, "%s: corrupt file header (%" PRIu32 " CPUs)", s->path,
 		     h->nr_cpus);
 		return -1;
@@ -737,7 +737,9 @@ static void scan(struct record_stream *s)
 			}
 			b.crc = crc;
 		}
-		problem = block_problem(&s->hdr, &b);
+		problem = b.cpu != RECORD_NO_CPU && b.cpu >= RECORD_MAX_CPUS ?
+			  "a block of a CPU beyond any kernel's" :
+			  block_problem(&s->hdr, &b);
 		if (problem) {
 			fail(s, "%s: corrupt at byte %" PRIu64 ": %s", s->path,
 			     off, problem);
@@ -983,6 +985,12 @@ int record_stream_next(struct record_stream *s, struct record_item *item)
 	take(s, &best);
 	*item = best;
 	return 1;
+}
+
+bool record_stream_has_cpu(const struct record_stream *s, unsigned int cpu)
+{
+	return cpu < s->hdr.nr_cpus ||
+	       (cpu < s->ncpus && s->summary[cpu].present);
 }
 
 unsigned int record_stream_nr_cpus(const struct record_stream *s)

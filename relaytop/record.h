@@ -32,6 +32,7 @@
 #define RECORD_BLOCK_MAGIC	0x4b425452u	/* "RTBK" little-endian */
 #define RECORD_NO_CPU		0xffffu		/* a block about all CPUs */
 #define RECORD_MAX_PAYLOAD	(64u << 20)	/* larger is corrupt */
+#define RECORD_MAX_CPUS		8192u	/* CONFIG_NR_CPUS at most: more is corrupt */
 
 /* file header flags, and record_config.flags */
 #define RECORD_F_OVERWRITE	(1u << 0)	/* flight-recorder mode */
@@ -276,5 +277,7 @@ void record_stream_close(struct record_stream *s);
 /* CPUs the recording has: those of its header and any that had blocks
  * (known once it is open: the open checks the whole file). */
 unsigned int record_stream_nr_cpus(const struct record_stream *s);
+/* Whether cpu is one of them: in the header's count, or with blocks. */
+bool record_stream_has_cpu(const struct record_stream *s, unsigned int cpu);
 
 #endif /* RELAYTOP_RECORD_H */
