@@ -10,6 +10,10 @@
  *   some shells and supervisors leave it) the write fails with EPIPE and
  *   relaytop exits 1 saying so; with SIGPIPE as usual the signal ends it.
  * Before, both ran on until -t or a signal, writing nothing.
+ * And that a garbage header (a seq 2^40 laps ahead) starts no endless
+ * hand-back: relaytop stays responsive and SIGTERM ends it within an
+ * interval (before, it set out to write ~2^40 hand-backs and a SIGTERM
+ * waited for them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -154,6 +158,36 @@ static void batch_into_closed_pipe(bool ignore_sigpipe)
 	unlink(errf);
 }
 
+static void test_garbage_header_sigterm(void)
+{
+	struct fake_channel g;
+	struct sched_relay_header *h;
+	int st;
+	pid_t p;
+
+	if (!check(fake_channel_create(&g, 1, 4096, 4, true)))
+		return;
+	fake_relay_events(&g.relay[0], 63 + 5);	/* sub-buffers 0 and 1 */
+	h = (void *)(g.map[0] + 4096);
+	h->seq += (uint64_t)4 << 40;		/* index 1, 2^40 laps on */
+	p = fork();
+	if (p == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		execl(relaytop, relaytop, "-c", g.dir, "-b", "-d", "0.2",
+		      (char *)NULL);
+		_exit(127);
+	}
+	usleep(800000);
+	kill(p, SIGTERM);
+	st = wait_at_most(p, 3);
+	check_int(st, !=, -1);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	fake_channel_destroy(&g);
+}
+
 int main(void)
 {
 	relaytop = getenv("RELAYTOP");
@@ -165,6 +199,7 @@ int main(void)
 	TEST(test_record_to_full_disk(), "--record /dev/full stops at the first failed write, exit 1");
 	TEST(batch_into_closed_pipe(true), "-b | head -1 ends on EPIPE (SIGPIPE ignored), exit 1");
 	TEST(batch_into_closed_pipe(false), "-b | head -1 ends by SIGPIPE otherwise");
+	TEST(test_garbage_header_sigterm(), "a garbage seq starts no endless hand-back; SIGTERM ends it");
 	fake_channel_destroy(&fc);
 	return test_done();
 }
