@@ -145,11 +145,14 @@ storm_off() {
 # recorded EVENTS LOADGEN_ARGS...: sched_relay recording EVENTS with
 # relaytop --record consuming while loadgen runs; sets lg (loadgen's
 # summary), produced and kdropped (the producer's stats, taken once it is
-# disabled) and rec ("captured dropped lost", relaytop's summary).
+# disabled) and rec ("captured dropped lost", relaytop's summary).  It
+# records into $REC_FILE (default /dev/null); when that is a file,
+# identity is set to relaytop --check's "duplicated out_of_place
+# unaccounted" of it, and the file is removed.
 recorded() {
 	relay_setup "$1" 0
 	shift
-	relaytop --record /dev/null --no-ui > /tmp/rt.txt 2>&1 &
+	relaytop --record "${REC_FILE:-/dev/null}" --no-ui > /tmp/rt.txt 2>&1 &
 	rt=$!
 	sleep 1
 	lg=$(loadgen -q "$@" | tail -n 1)
@@ -159,12 +162,23 @@ recorded() {
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
+	identity=
+	if [ -f "${REC_FILE:-/dev/null}" ]; then
+		# "check: N records, D duplicated, O out of place, U unaccounted, ..."
+		identity=$(relaytop --check "$REC_FILE" 2>&1 | awk '/^check: [0-9]+ records/ {
+			print $4, $6, $10 }')
+		rm -f "$REC_FILE"
+		[ -n "$identity" ] || fail "relaytop --check gave no verdict"
+	fi
 }
 storm_relay() {
+	REC_FILE=/tmp/storm.bin
 	recorded "switch wakeup" -t $STORM_SECS
-	set -- "$1" $rec
+	REC_FILE=
+	set -- "$1" $rec $identity
 	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
-		"produced=$produced kernel_dropped=$kdropped"
+		"produced=$produced kernel_dropped=$kdropped" \
+		"duplicated=$5 out_of_place=$6 id_unaccounted=$7"
 }
 storm_ftrace() {
 	echo > $T/trace

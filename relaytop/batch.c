@@ -9,6 +9,7 @@
  */
 #include "batch.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -26,7 +27,7 @@ static void print_row(FILE *out, const char *name, const struct cpu_stats *c)
 	fputc('\n', out);
 }
 
-void batch_print(FILE *out, const struct view *v)
+int batch_print(FILE *out, const struct view *v)
 {
 	unsigned int *order = xcalloc(v->st->ncpus + 1, sizeof(*order)), n;
 	char events[128];
@@ -61,8 +62,16 @@ void batch_print(FILE *out, const struct view *v)
 	}
 	print_row(out, "all", &v->st->total);
 	fputc('\n', out);
-	fflush(out);
 	free(order);
+	errno = 0;
+	if (fflush(out) || ferror(out)) {
+		int err = errno ? errno : EIO;
+
+		clearerr(out);
+		errno = err;
+		return -1;
+	}
+	return 0;
 }
 
 void batch_print_record_summary(FILE *out, const struct recorder *rec)

@@ -14,8 +14,10 @@
 /*
  * One block per interval: a '#' line with the time and the channel's
  * state, a column header, one line per CPU, an "all" line, a blank line.
+ * Returns 0, or -1 when writing it failed (errno says why: EPIPE when
+ * nobody reads out any more).
  */
-void batch_print(FILE *out, const struct view *v);
+int batch_print(FILE *out, const struct view *v);
 
 /* Per-CPU records, drops and losses of a finished recording. */
 void batch_print_record_summary(FILE *out, const struct recorder *rec);

@@ -15,6 +15,7 @@ static const char *const usage[] = {
 	"Usage: relaytop [OPTION]...",
 	"       relaytop --record FILE [OPTION]...",
 	"       relaytop --dump FILE",
+	"       relaytop --check FILE",
 	"       relaytop --replay FILE [OPTION]...",
 	"       relaytop --export-ctf DIR FILE",
 	"       relaytop --export-perfetto OUT FILE",
@@ -34,6 +35,9 @@ static const char *const usage[] = {
 	"                        or -t stop it, and it prints a per-CPU summary",
 	"      --no-ui           no screen while recording",
 	"      --dump FILE       print a recording, one event a line",
+	"      --check FILE      check a recording's event numbers: per CPU, none",
+	"                        twice, none out of place, every gap counted,",
+	"                        time never going back; exit 1 on any problem",
 	"      --replay FILE     show a recording on the live screen",
 	"      --export-ctf DIR FILE   convert a recording to a CTF 1.8 trace in DIR",
 	"                        (babeltrace2, Trace Compass); see docs/export.md",
@@ -62,7 +66,7 @@ void cli_version(FILE *out)
 
 enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
-	OPT_EXPORT_PERFETTO,
+	OPT_EXPORT_PERFETTO, OPT_CHECK,
 };
 
 static const struct option long_options[] = {
@@ -74,6 +78,7 @@ static const struct option long_options[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "no-ui", no_argument, NULL, OPT_NO_UI },
 	{ "dump", required_argument, NULL, OPT_DUMP },
+	{ "check", required_argument, NULL, OPT_CHECK },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "export-ctf", required_argument, NULL, OPT_EXPORT_CTF },
 	{ "export-perfetto", required_argument, NULL, OPT_EXPORT_PERFETTO },
@@ -148,6 +153,10 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			o->dump = optarg;
 			modes++;
 			break;
+		case OPT_CHECK:
+			o->check = optarg;
+			modes++;
+			break;
 		case OPT_REPLAY:
 			o->replay = optarg;
 			modes++;
@@ -181,8 +190,8 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 		}
 	}
 	if (modes > 1) {
-		snprintf(err, errlen, "--record, --dump, --replay and --export-* "
-			 "exclude each other");
+		snprintf(err, errlen, "--record, --dump, --check, --replay and "
+			 "--export-* exclude each other");
 		return -1;
 	}
 	/* an export takes the recording as its one argument */

@@ -3,10 +3,12 @@
  * dump.h - a recording as text (relaytop --dump), one event a line in the
  * style of trace-cmd report and perf script:
  *
- *   loadgen-123     [001]   1234.567890123: sched_switch: prev_comm=...
+ *   loadgen-123     (    120) [001]  1234.567890123: sched_switch: ...
  *
  * with the producer's drops and relaytop's losses as marker lines where
- * they happened ("CPU:1 [12 EVENTS DROPPED]"), '#' comment lines for the
+ * they happened ("CPU:1 [12 EVENTS DROPPED]"), the task's thread group
+ * id in parentheses as ftrace's record-tgid option prints it ("-------"
+ * when unknown: a version 1 recording), '#' comment lines for the
  * recording's header and a per-CPU summary at the end.
  */
 #ifndef RELAYTOP_DUMP_H
@@ -20,9 +22,6 @@
 
 /* Print path; returns the exit status (0, or 1 after saying why). */
 int dump_recording(const char *path, FILE *out);
-
-/* prev_state as sched_switch prints it: "R", "S", "D|W", "R+", ... */
-void dump_prev_state(uint32_t state, char *buf, size_t size);
 
 /* One event's fields, as the kernel's tracepoint prints them. */
 void dump_fields(const struct sched_relay_record *rec, char *buf, size_t size);

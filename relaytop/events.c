@@ -14,6 +14,7 @@ static const struct event_type types[SCHED_RELAY_NR_EVENTS] = {
 	[SCHED_RELAY_MIGRATE]	 = { "migrate", "sched_migrate_task", 'm' },
 	[SCHED_RELAY_FORK]	 = { "fork", "sched_process_fork", 'f' },
 	[SCHED_RELAY_EXIT]	 = { "exit", "sched_process_exit", 'x' },
+	[SCHED_RELAY_WAKING]	 = { "waking", "sched_waking", 'k' },
 };
 
 static const struct event_type unknown = { "unknown", "unknown", '?' };

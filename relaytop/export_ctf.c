@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "fields.h"
 #include "record.h"
 #include "util.h"
 
@@ -66,8 +67,9 @@ enum {
 enum field_kind { F_COMM, F_S32, F_S64, F_U8, F_U16, F_U32 };
 
 enum field_src {
-	S_COMM, S_COMM2, S_PID, S_PID2, S_PRIO, S_PRIO2, S_STATE,
-	S_TARGET_CPU, S_ORIG_CPU, S_TYPE, S_FLAGS, S_CPU,
+	S_COMM, S_COMM2, S_PID, S_PID2, S_TGID, S_TGID2, S_PRIO, S_PRIO2,
+	S_STATE, S_TARGET_CPU, S_ORIG_CPU, S_TYPE, S_RAW_STATE, S_RAW_PRIO,
+	S_RAW_PRIO2,
 };
 
 struct ctf_field {
@@ -82,38 +84,45 @@ struct ctf_event {
 	size_t nfields;
 };
 
-/* The kernel's own fields and types (include/trace/events/sched.h). */
+/*
+ * The kernel's own fields and types (include/trace/events/sched.h), in
+ * its order, then the thread-group ids (version 2 records; -1 in a
+ * version 1 recording), which the tracepoints do not carry.  prev_state
+ * is the kernel's value (the report bit, 0x100 for preempted), prio -1
+ * for a deadline task, as perf's CTF conversion writes them.
+ */
 static const struct ctf_field switch_fields[] = {
 	{ "prev_comm", F_COMM, S_COMM }, { "prev_pid", F_S32, S_PID },
 	{ "prev_prio", F_S32, S_PRIO }, { "prev_state", F_S64, S_STATE },
 	{ "next_comm", F_COMM, S_COMM2 }, { "next_pid", F_S32, S_PID2 },
 	{ "next_prio", F_S32, S_PRIO2 },
+	{ "prev_tgid", F_S32, S_TGID }, { "next_tgid", F_S32, S_TGID2 },
 };
 static const struct ctf_field wakeup_fields[] = {
 	{ "comm", F_COMM, S_COMM }, { "pid", F_S32, S_PID },
 	{ "prio", F_S32, S_PRIO }, { "target_cpu", F_S32, S_TARGET_CPU },
+	{ "tgid", F_S32, S_TGID },
 };
 static const struct ctf_field migrate_fields[] = {
 	{ "comm", F_COMM, S_COMM }, { "pid", F_S32, S_PID },
 	{ "prio", F_S32, S_PRIO }, { "orig_cpu", F_S32, S_ORIG_CPU },
-	{ "dest_cpu", F_S32, S_TARGET_CPU },
+	{ "dest_cpu", F_S32, S_TARGET_CPU }, { "tgid", F_S32, S_TGID },
 };
 static const struct ctf_field fork_fields[] = {
 	{ "parent_comm", F_COMM, S_COMM }, { "parent_pid", F_S32, S_PID },
 	{ "child_comm", F_COMM, S_COMM2 }, { "child_pid", F_S32, S_PID2 },
+	{ "parent_tgid", F_S32, S_TGID }, { "child_tgid", F_S32, S_TGID2 },
 };
 static const struct ctf_field exit_fields[] = {
 	{ "comm", F_COMM, S_COMM }, { "pid", F_S32, S_PID },
-	{ "prio", F_S32, S_PRIO },
+	{ "prio", F_S32, S_PRIO }, { "tgid", F_S32, S_TGID },
 };
 /* A record of a type this relaytop does not know: every field, raw. */
 static const struct ctf_field raw_fields[] = {
-	{ "type", F_U8, S_TYPE }, { "flags", F_U8, S_FLAGS },
-	{ "cpu", F_U16, S_CPU }, { "state", F_U32, S_STATE },
-	{ "pid", F_S32, S_PID }, { "pid2", F_S32, S_PID2 },
-	{ "prio", F_S32, S_PRIO }, { "prio2", F_S32, S_PRIO2 },
-	{ "target_cpu", F_U16, S_TARGET_CPU },
-	{ "orig_cpu", F_U16, S_ORIG_CPU },
+	{ "type", F_U8, S_TYPE }, { "state", F_U8, S_RAW_STATE },
+	{ "prio", F_U8, S_RAW_PRIO }, { "prio2", F_U8, S_RAW_PRIO2 },
+	{ "pid", F_S32, S_PID }, { "tgid", F_S32, S_TGID },
+	{ "pid2", F_S32, S_PID2 }, { "tgid2", F_S32, S_TGID2 },
 	{ "comm", F_COMM, S_COMM }, { "comm2", F_COMM, S_COMM2 },
 };
 
@@ -131,6 +140,8 @@ static const struct ctf_event events[SCHED_RELAY_NR_EVENTS] = {
 			       ARRAY_SIZE(fork_fields) },
 	[SCHED_RELAY_EXIT] = { "sched:sched_process_exit", exit_fields,
 			       ARRAY_SIZE(exit_fields) },
+	[SCHED_RELAY_WAKING] = { "sched:sched_waking", wakeup_fields,
+				 ARRAY_SIZE(wakeup_fields) },
 };
 static const struct ctf_event raw_event = {
 	"sched_relay:unknown_record", raw_fields, ARRAY_SIZE(raw_fields)
@@ -142,14 +153,17 @@ static int64_t field_value(const struct sched_relay_record *r,
 	switch (src) {
 	case S_PID:		return r->pid;
 	case S_PID2:		return r->pid2;
-	case S_PRIO:		return r->prio;
-	case S_PRIO2:		return r->prio2;
-	case S_STATE:		return r->state;
+	case S_TGID:		return r->tgid;
+	case S_TGID2:		return r->tgid2;
+	case S_PRIO:		return fields_prio(r->prio);
+	case S_PRIO2:		return fields_prio(r->prio2);
+	case S_STATE:		return fields_state_bits(r->state);
 	case S_TARGET_CPU:	return r->target_cpu;
 	case S_ORIG_CPU:	return r->orig_cpu;
 	case S_TYPE:		return r->type;
-	case S_FLAGS:		return r->flags;
-	case S_CPU:		return r->cpu;
+	case S_RAW_STATE:	return r->state;
+	case S_RAW_PRIO:	return r->prio;
+	case S_RAW_PRIO2:	return r->prio2;
 	default:		return 0;
 	}
 }
@@ -270,6 +284,7 @@ static void write_metadata(FILE *f, const struct record_file_header *h,
 	put_literal(f, recording, strlen(recording));
 	fprintf(f, ";\n"
 		"\trecording_format = %" PRIu32 ";\n"
+		"\trecord_version = %u;\n"
 		"\tnr_cpus = %u;\n"
 		"\tsubbuf_size = %" PRIu32 ";\n"
 		"\tn_subbufs = %" PRIu32 ";\n"
@@ -277,7 +292,8 @@ static void write_metadata(FILE *f, const struct record_file_header *h,
 		"\toverwrite = %d;\n"
 		"\tstart_mono_ns = %" PRIu64 ";\n"
 		"\tstart_real_ns = %" PRIu64 ";\n"
-		"};\n\n", h->version, ncpus, h->subbuf_size, h->n_subbufs,
+		"};\n\n", h->version, (unsigned int)h->record_version, ncpus,
+		h->subbuf_size, h->n_subbufs,
 		evmask, !!(h->flags & RECORD_F_OVERWRITE), h->start_mono_ns,
 		h->start_real_ns);
 	fprintf(f,
@@ -494,6 +510,8 @@ static void finish_stream(struct ctf_export *ex, unsigned int cpu)
 	struct ctf_stream *st = &ex->st[cpu];
 	uint64_t last = st->events ? st->last_ts : ex->t0;
 
+	if (st->fd < 0)
+		return;		/* no stream: a CPU the recording does not have */
 	close_packet(ex, cpu);
 	if (st->pending)	/* up to the end of the recording */
 		settle_gap(ex, cpu, st->end_ts > last ? st->end_ts : last);
@@ -633,6 +651,10 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 	if (write_metadata_file(ex, s, recording))
 		return -1;
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		/* a stream for each CPU the channel had or that has blocks,
+		 * not for every number below a (damaged) high one */
+		if (!record_stream_has_cpu(s, cpu))
+			continue;
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		ex->st[cpu].fd = create_file(ex, name);
 		if (ex->st[cpu].fd < 0)
@@ -680,7 +702,7 @@ int export_ctf(const char *recording, const char *outdir)
 		goto out;
 	}
 	while ((n = record_stream_next(&s, &it)) > 0 && !ex.err) {
-		if (it.cpu >= ex.ncpus)
+		if (it.cpu >= ex.ncpus || ex.st[it.cpu].fd < 0)
 			continue;	/* global items: not CTF events */
 		if (it.kind == ITEM_RECORD)
 			add_event(&ex, it.cpu, it.rec);

@@ -41,6 +41,7 @@
 
 #include "dump.h"
 #include "events.h"
+#include "fields.h"
 #include "record.h"
 #include "util.h"
 
@@ -140,6 +141,7 @@ struct pf_cpu {
 	enum on_cpu on;
 	char comm[SCHED_RELAY_COMM_LEN];	/* CPU_TASK: the task */
 	int32_t pid;
+	int32_t tgid;
 	int32_t prio;
 	uint64_t since;		/* CPU_TASK: on the CPU since */
 	uint64_t dropped;	/* cumulative, as the recording says */
@@ -151,6 +153,7 @@ struct pf_cpu {
 	uint64_t bin_count;	/* records in the current rate bin */
 	double rate;		/* the rate counter's last value */
 	bool rate_set;
+	uint64_t backwards;	/* records earlier than the one before */
 };
 
 struct pf_export {
@@ -247,10 +250,14 @@ static void advance_bins(struct pf_export *ex, uint64_t ts)
 			put_missing(ex, cpu, ts);
 		return;
 	}
-	while (ts >= ex->bin_start + PERFETTO_RATE_BIN_NS) {
+	/* Differences, not sums: a timestamp near UINT64_MAX must not
+	 * wrap the bin's end around to the past (and loop for ever); one
+	 * before the bin (another CPU's clock, a damaged file) closes
+	 * nothing. */
+	while (ts >= ex->bin_start && ts - ex->bin_start >= PERFETTO_RATE_BIN_NS) {
 		flush_bin(ex);
 		ex->bin_start += PERFETTO_RATE_BIN_NS;
-		if (all_idle(ex) && ts >= ex->bin_start + PERFETTO_RATE_BIN_NS)
+		if (all_idle(ex) && ts - ex->bin_start >= PERFETTO_RATE_BIN_NS)
 			ex->bin_start += (ts - ex->bin_start) /
 				PERFETTO_RATE_BIN_NS * PERFETTO_RATE_BIN_NS;
 	}
@@ -258,18 +265,23 @@ static void advance_bins(struct pf_export *ex, uint64_t ts)
 
 /* A slice of task on cpu over [start, end]; end_state NULL if unknown. */
 static void put_task_slice(struct pf_export *ex, unsigned int cpu,
-			   const char *comm, int32_t pid, int32_t prio,
-			   uint64_t start, uint64_t end, const char *end_state)
+			   const char *comm, int32_t pid, int32_t tgid,
+			   int32_t prio, uint64_t start, uint64_t end,
+			   const char *end_state)
 {
 	FILE *f = ex->f;
 
+	if (end < start)	/* callers keep time going forward */
+		end = start;
 	ev_begin(ex, 'X', cpu, start);
 	fputs(",\"dur\":", f);
 	json_us(f, end - start);
 	fputs(",\"cat\":\"sched\",\"name\":", f);
 	json_str(f, comm, SCHED_RELAY_COMM_LEN);
-	fprintf(f, ",\"args\":{\"pid\":%" PRId32 ",\"prio\":%" PRId32, pid,
-		prio);
+	fprintf(f, ",\"args\":{\"pid\":%" PRId32, pid);
+	if (tgid >= 0)
+		fprintf(f, ",\"tgid\":%" PRId32, tgid);
+	fprintf(f, ",\"prio\":%" PRId32, prio);
 	if (end_state) {
 		fputs(",\"end_state\":", f);
 		json_str(f, end_state, 32);
@@ -283,8 +295,8 @@ static void lose_track(struct pf_export *ex, unsigned int cpu)
 	struct pf_cpu *c = &ex->cpu[cpu];
 
 	if (c->on == CPU_TASK && c->last_ts > c->since)
-		put_task_slice(ex, cpu, c->comm, c->pid, c->prio, c->since,
-			       c->last_ts, NULL);
+		put_task_slice(ex, cpu, c->comm, c->pid, c->tgid, c->prio,
+			       c->since, c->last_ts, NULL);
 	c->on = CPU_UNKNOWN;
 	c->known = false;
 }
@@ -293,15 +305,14 @@ static void on_switch(struct pf_export *ex, unsigned int cpu,
 		      const struct sched_relay_record *r, uint64_t ts)
 {
 	struct pf_cpu *c = &ex->cpu[cpu];
-	char state[32];
+	const char *state = fields_state_letters(r->state);
 
-	dump_prev_state(r->state, state, sizeof(state));
 	if (c->on == CPU_TASK)
-		put_task_slice(ex, cpu, c->comm, c->pid, c->prio, c->since, ts,
-			       state);
+		put_task_slice(ex, cpu, c->comm, c->pid, c->tgid, c->prio,
+			       c->since, ts, state);
 	else if (c->on == CPU_UNKNOWN && r->pid != 0 && c->known_since < ts)
-		put_task_slice(ex, cpu, r->comm, r->pid, r->prio,
-			       c->known_since, ts, state);
+		put_task_slice(ex, cpu, r->comm, r->pid, r->tgid,
+			       fields_prio(r->prio), c->known_since, ts, state);
 	if (r->pid2 == 0) {
 		c->on = CPU_IDLE;
 		return;
@@ -309,7 +320,8 @@ static void on_switch(struct pf_export *ex, unsigned int cpu,
 	c->on = CPU_TASK;
 	memcpy(c->comm, r->comm2, sizeof(c->comm));
 	c->pid = r->pid2;
-	c->prio = r->prio2;
+	c->tgid = r->tgid2;
+	c->prio = fields_prio(r->prio2);
 	c->since = ts;
 }
 
@@ -341,15 +353,16 @@ static void on_instant(struct pf_export *ex, unsigned int cpu,
 	switch (r->type) {
 	case SCHED_RELAY_WAKEUP:
 	case SCHED_RELAY_WAKEUP_NEW:
+	case SCHED_RELAY_WAKING:
 		put_comm_arg(f, "comm", r->comm, &first);
 		put_int_arg(f, "pid", r->pid, &first);
-		put_int_arg(f, "prio", r->prio, &first);
+		put_int_arg(f, "prio", fields_prio(r->prio), &first);
 		put_int_arg(f, "target_cpu", r->target_cpu, &first);
 		break;
 	case SCHED_RELAY_MIGRATE:
 		put_comm_arg(f, "comm", r->comm, &first);
 		put_int_arg(f, "pid", r->pid, &first);
-		put_int_arg(f, "prio", r->prio, &first);
+		put_int_arg(f, "prio", fields_prio(r->prio), &first);
 		put_int_arg(f, "orig_cpu", r->orig_cpu, &first);
 		put_int_arg(f, "dest_cpu", r->target_cpu, &first);
 		break;
@@ -362,21 +375,26 @@ static void on_instant(struct pf_export *ex, unsigned int cpu,
 	case SCHED_RELAY_EXIT:
 		put_comm_arg(f, "comm", r->comm, &first);
 		put_int_arg(f, "pid", r->pid, &first);
-		put_int_arg(f, "prio", r->prio, &first);
+		put_int_arg(f, "prio", fields_prio(r->prio), &first);
 		break;
 	default:
 		put_int_arg(f, "type", r->type, &first);
 		put_int_arg(f, "state", r->state, &first);
 		put_int_arg(f, "pid", r->pid, &first);
+		put_int_arg(f, "tgid", r->tgid, &first);
 		put_int_arg(f, "pid2", r->pid2, &first);
+		put_int_arg(f, "tgid2", r->tgid2, &first);
 		put_int_arg(f, "prio", r->prio, &first);
 		put_int_arg(f, "prio2", r->prio2, &first);
-		put_int_arg(f, "target_cpu", r->target_cpu, &first);
-		put_int_arg(f, "orig_cpu", r->orig_cpu, &first);
 		put_comm_arg(f, "comm", r->comm, &first);
 		put_comm_arg(f, "comm2", r->comm2, &first);
 		break;
 	}
+	if (r->tgid >= 0 && r->type < SCHED_RELAY_NR_EVENTS)
+		put_int_arg(f, r->type == SCHED_RELAY_FORK ? "parent_tgid" :
+			    "tgid", r->tgid, &first);
+	if (r->type == SCHED_RELAY_FORK && r->tgid2 >= 0)
+		put_int_arg(f, "child_tgid", r->tgid2, &first);
 	fputs("}}", f);
 }
 
@@ -435,6 +453,13 @@ static void on_record(struct pf_export *ex, unsigned int cpu,
 {
 	struct pf_cpu *c = &ex->cpu[cpu];
 
+	/* Slices need time to go forward on a CPU.  A real recording's does;
+	 * a damaged one's may not: such a record carries the time of the one
+	 * before (as in the CTF export), and the export says how many did. */
+	if (c->have_record && ts < c->last_ts) {
+		ts = c->last_ts;
+		c->backwards++;
+	}
 	settle_gap(ex, cpu, ts);
 	advance_bins(ex, ts);
 	c->bin_count++;
@@ -499,7 +524,9 @@ static void finish_tracks(struct pf_export *ex)
 	if (ex->bins_started) {
 		flush_bin(ex);
 		for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-			put_rate(ex, cpu, ex->bin_start + PERFETTO_RATE_BIN_NS,
+			put_rate(ex, cpu, ex->bin_start <= UINT64_MAX -
+				 PERFETTO_RATE_BIN_NS ? ex->bin_start +
+				 PERFETTO_RATE_BIN_NS : UINT64_MAX,
 				 0);
 	}
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
@@ -512,6 +539,8 @@ struct current_task {
 	bool known;
 	char comm[SCHED_RELAY_COMM_LEN];
 	int32_t pid;
+	int32_t tgid;
+	uint64_t last_ts;	/* time only goes forward (as in pass 1) */
 };
 
 /* One line as trace_pipe prints it, into the JSON string. */
@@ -519,32 +548,42 @@ static void put_text_record(FILE *f, unsigned int cpu,
 			    const struct sched_relay_record *r,
 			    struct current_task *cur)
 {
-	char line[512], fields[256], comm[SCHED_RELAY_COMM_LEN + 1];
-	int32_t pid = 0;
+	char line[512], fields[256], comm[SCHED_RELAY_COMM_LEN + 1], tgid[16];
+	int32_t pid = 0, g = -1;
+	uint64_t ts = r->ts > cur->last_ts ? r->ts : cur->last_ts;
 
+	cur->last_ts = ts;
 	switch (r->type) {
 	case SCHED_RELAY_SWITCH:
 	case SCHED_RELAY_FORK:
 	case SCHED_RELAY_EXIT:
 		snprintf(comm, sizeof(comm), "%.16s", r->comm);
 		pid = r->pid;
+		g = r->tgid;
 		break;
 	default:
 		snprintf(comm, sizeof(comm), "%.16s",
 			 cur->known ? cur->comm : "<...>");
 		pid = cur->known ? cur->pid : 0;
+		g = cur->known ? cur->tgid : -1;
 		break;
 	}
 	if (r->type == SCHED_RELAY_SWITCH) {
 		cur->known = true;
 		memcpy(cur->comm, r->comm2, sizeof(cur->comm));
 		cur->pid = r->pid2;
+		cur->tgid = r->tgid2;
 	}
+	/* ftrace's record-tgid column: Perfetto groups threads by it */
+	if (g >= 0)
+		snprintf(tgid, sizeof(tgid), "%7" PRId32, g);
+	else
+		snprintf(tgid, sizeof(tgid), "-------");
 	dump_fields(r, fields, sizeof(fields));
-	snprintf(line, sizeof(line), "%16s-%-7" PRId32 " [%03u] .... %5"
+	snprintf(line, sizeof(line), "%16s-%-7" PRId32 " (%s) [%03u] .... %5"
 		 PRIu64 ".%09" PRIu64 ": %s: %s\n", comm, pid < 0 ? 0 : pid,
-		 cpu, (uint64_t)(r->ts / NS_PER_S),
-		 (uint64_t)(r->ts % NS_PER_S),
+		 tgid, cpu, (uint64_t)(ts / NS_PER_S),
+		 (uint64_t)(ts % NS_PER_S),
 		 r->type < SCHED_RELAY_NR_EVENTS ?
 		 event_type(r->type)->tracepoint : "sched_relay_unknown",
 		 fields);
@@ -652,6 +691,12 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 		}
 	}
 	finish_tracks(&ex);
+	for (unsigned int cpu = 0; cpu < ex.ncpus; cpu++)
+		if (ex.cpu[cpu].backwards)
+			warn("%s: CPU %u: %" PRIu64 " records have a timestamp "
+			     "earlier than the one before (a damaged recording?);"
+			     " they carry that one's", recording, cpu,
+			     ex.cpu[cpu].backwards);
 	fputs("\n],\n\"systemTraceEvents\":\"", f);
 	if (n < 0 || s.error[0]) {
 		warn("%s", s.error);

@@ -158,7 +158,7 @@ static const struct key_binding table[] = {
 	{ '+', "+", act_slower, "refresh less often" },
 	{ '-', "-", act_faster, "refresh more often" },
 	{ 's', "s", act_sort, "sort by CPU, events/s, drops, fill" },
-	{ 'e', "e", act_events, "turn an event type on or off (then s w n m f x)" },
+	{ 'e', "e", act_events, "turn an event type on or off (then s w n m f x k)" },
 	{ 'o', "o", act_overwrite, "toggle overwrite (flight recorder) mode" },
 	{ KEY_CODE_CTRL_L, "^L", act_redraw, "repaint the whole screen" },
 	{ KEY_CODE_RESIZE, NULL, act_redraw, NULL },
@@ -201,7 +201,7 @@ const char *keys_prompt(const struct session *s)
 {
 	if (s->prompt == 'e')
 		return "toggle event: s)witch w)akeup n) wakeup_new "
-		       "m)igrate f)ork x) exit, Esc cancels";
+		       "m)igrate f)ork x) exit wa(k)ing, Esc cancels";
 	return NULL;
 }
 

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "check.h"
 #include "cli.h"
 #include "dump.h"
 #include "export_ctf.h"
@@ -33,6 +34,8 @@ int main(int argc, char *argv[])
 	}
 	if (opt.dump)
 		return dump_recording(opt.dump, stdout);
+	if (opt.check)
+		return check_recording(opt.check, stdout);
 	if (opt.export_ctf)
 		return export_ctf(opt.export_file, opt.export_ctf);
 	if (opt.export_perfetto)

@@ -16,6 +16,7 @@ struct options {
 	bool no_ui;		/* --no-ui */
 	const char *record;	/* --record FILE */
 	const char *dump;	/* --dump FILE */
+	const char *check;	/* --check FILE */
 	const char *replay;	/* --replay FILE */
 	const char *export_ctf;		/* --export-ctf DIR */
 	const char *export_perfetto;	/* --export-perfetto OUT */

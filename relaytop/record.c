@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fields.h"
 #include "util.h"
 
 _Static_assert(sizeof(struct record_file_header) == 128, "file header size");
@@ -338,7 +339,18 @@ void recorder_restart(struct recorder *rec, unsigned int cpu,
 
 void recorder_gone(struct recorder *rec, unsigned int cpu)
 {
-	marker(rec, cpu, RECORD_GONE, 0);
+	if (cpu != RECORD_NO_CPU) {
+		marker(rec, cpu, RECORD_GONE, 0);
+		return;
+	}
+	/* One per CPU, not one for all: a CPU's blocks are read in file
+	 * order, so the mark stays between its records from before and
+	 * after, whatever the timestamps (a global block is placed by its
+	 * time, which is when relaytop noticed, after the new buffers'
+	 * first records). */
+	for (unsigned int c = 0; c < rec->ncpus; c++)
+		if (rec->cpu[c].tracked)
+			marker(rec, c, RECORD_GONE, 0);
 }
 
 void recorder_config(struct recorder *rec, const struct record_meta *meta)
@@ -537,15 +549,18 @@ static int check_file_header(struct record_stream *s)
 		     h->header_size);
 		return -1;
 	}
-	if (h->record_version > SCHED_RELAY_VERSION ||
+	/* format 1 holds version 1 records, format 2 version 2 ones */
+	if (h->record_version != (h->version == 1 ? 1 : SCHED_RELAY_VERSION) ||
 	    h->record_size != sizeof(struct sched_relay_record)) {
 		fail(s, "%s: holds records of format %u (%u bytes); this "
-		     "relaytop reads format %d (%zu bytes)", s->path,
+		     "relaytop reads format %d (%zu bytes) in recordings of "
+		     "format %d, and format 1 in those of format 1", s->path,
 		     h->record_version, h->record_size, SCHED_RELAY_VERSION,
-		     sizeof(struct sched_relay_record));
+		     sizeof(struct sched_relay_record), RECORD_VERSION);
 		return -1;
 	}
-	if (h->nr_cpus > RECORD_NO_CPU) {
+	s->identity = h->record_version >= 2;
+	if (h->nr_cpus > RECORD_MAX_CPUS) {
 		fail(s, "%s: corrupt file header (%" PRIu32 " CPUs)", s->path,
 		     h->nr_cpus);
 		return -1;
@@ -722,7 +737,9 @@ static void scan(struct record_stream *s)
 			}
 			b.crc = crc;
 		}
-		problem = block_problem(&s->hdr, &b);
+		problem = b.cpu != RECORD_NO_CPU && b.cpu >= RECORD_MAX_CPUS ?
+			  "a block of a CPU beyond any kernel's" :
+			  block_problem(&s->hdr, &b);
 		if (problem) {
 			fail(s, "%s: corrupt at byte %" PRIu64 ": %s", s->path,
 			     off, problem);
@@ -772,6 +789,23 @@ int record_stream_open(struct record_stream *s, const char *path)
 	return 0;
 }
 
+/*
+ * Records of a format 1 recording are version 1 records: made version 2
+ * in place (the same 64 bytes), so that everything after this sees one
+ * layout.  They have no identity (event_seq 0) and no tgids (-1).
+ */
+static void convert_v1(struct sched_relay_record *recs, uint32_t n)
+{
+	_Static_assert(sizeof(struct sched_relay_record_v1) ==
+		       sizeof(struct sched_relay_record), "v1 record size");
+	for (uint32_t i = 0; i < n; i++) {
+		struct sched_relay_record_v1 v1;
+
+		memcpy(&v1, &recs[i], sizeof(v1));
+		fields_from_v1(&v1, &recs[i]);
+	}
+}
+
 /* Load cpu's next block; false when it has none left. */
 static bool load_block(struct record_stream *s, unsigned int cpu)
 {
@@ -811,6 +845,8 @@ static bool load_block(struct record_stream *s, unsigned int cpu)
 		}
 		c->nrec = b.nrec;
 		c->block_ts = b.ts;
+		if (!s->identity)
+			convert_v1(c->recs, c->nrec);
 	} else if (b.type == RECORD_RESTART || b.type == RECORD_GONE) {
 		c->pend_marker = true;
 		c->marker_type = b.type;
@@ -949,6 +985,12 @@ int record_stream_next(struct record_stream *s, struct record_item *item)
 	take(s, &best);
 	*item = best;
 	return 1;
+}
+
+bool record_stream_has_cpu(const struct record_stream *s, unsigned int cpu)
+{
+	return cpu < s->hdr.nr_cpus ||
+	       (cpu < s->ncpus && s->summary[cpu].present);
 }
 
 unsigned int record_stream_nr_cpus(const struct record_stream *s)

@@ -10,6 +10,11 @@
  * by relaytop); no record is missing inside a block.  RESTART, GONE and
  * CPU_END blocks say where a CPU's stream was cut and how it ended; END
  * closes the file.  Every header and block carries a CRC-32.
+ *
+ * Format 2 holds version 2 records (event numbers, tgids, waking); a
+ * format 1 file holds version 1 records, which the reader hands out as
+ * version 2 ones (no event numbers, tgids -1), so its users see one
+ * layout.
  */
 #ifndef RELAYTOP_RECORD_H
 #define RELAYTOP_RECORD_H
@@ -22,11 +27,12 @@
 #include "subbuf.h"
 
 #define RECORD_MAGIC		"RELAYTOP"	/* 8 bytes, no NUL */
-#define RECORD_VERSION		1
+#define RECORD_VERSION		2	/* 1: version 1 records (still read) */
 #define RECORD_BYTE_ORDER	0x01020304u
 #define RECORD_BLOCK_MAGIC	0x4b425452u	/* "RTBK" little-endian */
 #define RECORD_NO_CPU		0xffffu		/* a block about all CPUs */
 #define RECORD_MAX_PAYLOAD	(64u << 20)	/* larger is corrupt */
+#define RECORD_MAX_CPUS		8192u	/* CONFIG_NR_CPUS at most: more is corrupt */
 
 /* file header flags, and record_config.flags */
 #define RECORD_F_OVERWRITE	(1u << 0)	/* flight-recorder mode */
@@ -183,7 +189,8 @@ void recorder_note_lost(struct recorder *rec, unsigned int cpu,
  */
 void recorder_note_dropped(struct recorder *rec, unsigned int cpu,
 			   uint64_t raw_dropped);
-/* The channel went away (cpu or RECORD_NO_CPU): a GONE block. */
+/* The channel went away (cpu, or RECORD_NO_CPU: every tracked CPU): a
+ * GONE block for each. */
 void recorder_gone(struct recorder *rec, unsigned int cpu);
 /* The configuration changed: a CONFIG block. */
 void recorder_config(struct recorder *rec, const struct record_meta *meta);
@@ -239,6 +246,7 @@ struct record_stream {
 	struct record_file_header hdr;
 	uint64_t file_size;
 	char error[256];	/* why the file is bad (empty: it is not) */
+	bool identity;		/* records carry event_seq (format 2) */
 	bool ended;		/* the END block was found */
 	uint64_t blocks;	/* valid blocks */
 	uint64_t records;	/* valid DATA records */
@@ -269,5 +277,7 @@ void record_stream_close(struct record_stream *s);
 /* CPUs the recording has: those of its header and any that had blocks
  * (known once it is open: the open checks the whole file). */
 unsigned int record_stream_nr_cpus(const struct record_stream *s);
+/* Whether cpu is one of them: in the header's count, or with blocks. */
+bool record_stream_has_cpu(const struct record_stream *s, unsigned int cpu);
 
 #endif /* RELAYTOP_RECORD_H */

@@ -212,7 +212,7 @@ int replay_run(const struct options *opt)
 		while (!r.s.quit && !session_signalled())
 			replay_tick(&r);
 	}
-	status = r.rs.error[0] ? 1 : 0;
+	status = r.rs.error[0] || r.s.exit_status ? 1 : 0;
 	if (status)
 		warn("%s", r.rs.error);
 	record_stream_close(&r.rs);

@@ -21,6 +21,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -44,19 +45,43 @@ struct sink_ctx {
 
 static volatile sig_atomic_t got_signal;	/* SIGINT, SIGTERM or SIGHUP arrived */
 static volatile sig_atomic_t got_status;	/* SIGUSR1 arrived */
+/* A signal writes a byte here, so a poll() that had not begun yet when it
+ * came returns at once instead of sleeping out its timeout. */
+static int signal_pipe[2] = { -1, -1 };
 
 static void on_signal(int sig)
 {
+	int saved = errno;
+
 	if (sig == SIGUSR1)
 		got_status = 1;
 	else
 		got_signal = sig;
+	if (signal_pipe[1] >= 0 && write(signal_pipe[1], "", 1) < 0) {
+		/* full: a wake-up is pending anyway */
+	}
+	errno = saved;
+}
+
+/* Empty the signal pipe (its bytes only woke poll()). */
+static void drain_signal_pipe(void)
+{
+	char buf[64];
+
+	while (signal_pipe[0] >= 0 && read(signal_pipe[0], buf, sizeof(buf)) > 0)
+		;
 }
 
 void session_install_signals(void)
 {
 	struct sigaction sa;
 
+	if (signal_pipe[0] < 0 && pipe(signal_pipe) == 0) {
+		for (int i = 0; i < 2; i++) {
+			fcntl(signal_pipe[i], F_SETFL, O_NONBLOCK);
+			fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
+		}
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -120,6 +145,22 @@ static void sink_restart(void *ctx, unsigned int cpu, uint64_t generation)
 		session_status(s, false, "channel reset (generation %" PRIu64
 			       "): counters start again", generation);
 	}
+}
+
+/*
+ * A write of the recording failed: the recording is what relaytop was
+ * asked for, so it stops here (status 1), with the reason on the screen
+ * and, at the end, on standard error.
+ */
+static void recording_failed(struct session *s)
+{
+	if (!s->rec || s->rec_failed || !s->rec->error)
+		return;
+	s->rec_failed = true;
+	s->quit = true;
+	s->exit_status = 1;
+	session_status(s, true, "recording stopped: %s: %s",
+		       s->rec->path, strerror(-s->rec->error));
 }
 
 /* ---- the channel ---- */
@@ -372,10 +413,12 @@ static unsigned int read_buffer(struct session *s, unsigned int i, int *err)
 
 	stats_note_fill(&s->st, cc->cpu,
 			(double)subbuf_reader_backlog(&cc->reader) / (double)size);
+	/* A lap per call; a SIGTERM ends even a long drain within one
+	 * (the recording is finished from what was read). */
 	do {
 		f = subbuf_reader_read(&cc->reader, &sink);
 		flags |= f;
-	} while (f & SUBBUF_MORE);
+	} while ((f & SUBBUF_MORE) && !got_signal);
 	note_losses(s, cc);
 	*err = subbuf_reader_handback(&cc->reader, s->give_back, cc);
 	return flags;
@@ -393,7 +436,7 @@ static void read_some(struct session *s, void *arg)
 	struct read_args *a = arg;
 	unsigned int n = a->which ? a->n : s->ch.n;
 
-	for (unsigned int k = 0; k < n; k++) {
+	for (unsigned int k = 0; k < n && !got_signal; k++) {
 		unsigned int i = a->which ? a->which[k] : k;
 		int err = 0;
 		unsigned int flags = read_buffer(s, i, &err);
@@ -429,11 +472,7 @@ static void read_buffers(struct session *s, const unsigned int *which,
 		session_status(s, true, "handing sub-buffers back: %s",
 			       strerror(-a.err));
 	}
-	if (s->rec && !s->rec_failed && s->rec->error) {
-		s->rec_failed = true;
-		session_status(s, true, "recording stopped: %s: %s",
-			       s->rec->path, strerror(-s->rec->error));
-	}
+	recording_failed(s);
 }
 
 void session_drain(struct session *s)
@@ -619,10 +658,17 @@ void session_render(struct session *s)
 	struct view v;
 
 	session_view(s, &v);
-	if (s->out == OUT_CURSES && ui_active())
+	if (s->out == OUT_CURSES && ui_active()) {
 		ui_draw(&v);
-	else if (s->out == OUT_BATCH)
-		batch_print(stdout, &v);
+	} else if (s->out == OUT_BATCH && !s->output_failed &&
+		   batch_print(stdout, &v)) {
+		/* nobody reads us any more (| head -1: EPIPE), or the disk
+		 * is full: stop, rather than run on writing nothing */
+		s->output_failed = true;
+		s->quit = true;
+		s->exit_status = 1;
+		warn("standard output: %s", strerror(errno ? errno : EIO));
+	}
 }
 
 void session_tick(struct session *s)
@@ -643,11 +689,9 @@ void session_tick(struct session *s)
 	now = mono_ns();
 	stats_tick(&s->st, now);
 	s->ticks++;
-	if (s->rec && !s->rec_failed && recorder_flush(s->rec)) {
-		s->rec_failed = true;
-		session_status(s, true, "recording stopped: %s: %s",
-			       s->rec->path, strerror(-s->rec->error));
-	}
+	if (s->rec && !s->rec_failed)
+		recorder_flush(s->rec);
+	recording_failed(s);
 	for (unsigned int i = 0; i < s->ch.n; i++)
 		s->ch.cpus[i].idle = false;
 	if (!s->paused || s->out != OUT_CURSES)
@@ -697,7 +741,7 @@ static void print_status(struct session *s)
 
 void session_step(struct session *s, int timeout_ms)
 {
-	struct pollfd pfd[CTL_NR + 1 + 1024];
+	struct pollfd pfd[CTL_NR + 2 + 1024];
 	unsigned int map[1024], nctl = 0, nbuf = 0, n;
 	bool keys = s->out == OUT_CURSES && ui_active();
 	int ready;
@@ -709,11 +753,14 @@ void session_step(struct session *s, int timeout_ms)
 		pfd[n] = (struct pollfd) { .fd = STDIN_FILENO, .events = POLLIN };
 		n++;
 	}
+	/* after the keyboard, so pfd[nctl] stays the keyboard's */
+	pfd[n++] = (struct pollfd) { .fd = signal_pipe[0], .events = POLLIN };
 	if (s->have_ch)
 		nbuf = channel_pollfds(&s->ch, pfd + n, map, 1024);
-	ready = poll(pfd, n + nbuf, timeout_ms);
+	ready = poll(pfd, n + nbuf, got_signal ? 0 : timeout_ms);
 	if (ready < 0 && errno != EINTR)
 		fatal("poll: %s", strerror(errno));
+	drain_signal_pipe();
 	if (got_signal) {
 		s->quit = true;
 		return;
@@ -899,6 +946,8 @@ int session_run(const struct options *opt)
 	}
 
 	status = session_finish(&s);
+	if (s.exit_status)
+		status = s.exit_status;
 	if (ui_active())
 		ui_done();
 	if (s.rec)

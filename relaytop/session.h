@@ -66,6 +66,7 @@ struct session {
 	/* recording */
 	struct recorder *rec;
 	bool rec_failed;
+	bool output_failed;	/* writing the batch output failed */
 
 	/* time */
 	uint64_t start_ns;

@@ -40,15 +40,35 @@
  *   oldest sub-buffer; what it had not read of the old one was discarded by
  *   the reset, on request, and is not counted as lost.
  *
- * Memory ordering: the writer stores a record, then 'committed' (release);
- * the header of a new sub-buffer is written before any record in it.  The
- * reader loads 'committed' with acquire, reads records, issues an acquire
- * fence and re-reads seq and generation (the read side of a seqlock).
+ * - Not trusted blindly: a header is believed only if its seq is one the
+ *   producer could have reached since the last read (at most
+ *   SUBBUF_MAX_RATE records a second, plus two laps of slack); a larger
+ *   one is garbage (counted in 'bogus') and read as "not there yet", so a
+ *   corrupt header cannot make the reader count 1e12 sub-buffers lost and
+ *   hand them back.  The hand-back does at most SUBBUF_HANDBACK_WRITES
+ *   writes a call.
+ * - Identity (version 2): record i of a sub-buffer has event number
+ *   first_event_seq + i.  The reader expects, per CPU, the next record's
+ *   number: every chunk's first and last record must carry theirs
+ *   (event_seq, the low 32 bits), else 'misplaced' counts it, and the
+ *   numbers missing between two chunks must be the events counted
+ *   missing between them (the header's drops, the reader's losses), else
+ *   'unaccounted' counts the difference.  A reset numbers from 0 again.
+ *
+ * Memory ordering (the header is a seqlock, include/uapi/sched_relay.h):
+ * the writer sets seq to SCHED_RELAY_SEQ_BUSY, writes the other fields and
+ * committed = hdr_size, then stores seq with release; it stores a record,
+ * then 'committed' (release).  The reader loads seq with acquire (BUSY:
+ * not there yet), reads the fields, loads 'committed' with acquire, reads
+ * records, issues an acquire fence and re-reads seq and generation: a
+ * change means the copy was torn.
  */
 #include "subbuf.h"
 
 #include <errno.h>
 #include <stddef.h>
+
+#include "util.h"
 
 int subbuf_geometry_check(const struct subbuf_geometry *geom)
 {
@@ -74,7 +94,8 @@ uint64_t subbuf_buffer_size(const struct subbuf_geometry *geom)
 
 bool subbuf_header_valid(const struct sched_relay_header *h, unsigned int cpu)
 {
-	return __atomic_load_n(&h->magic, __ATOMIC_RELAXED) == SCHED_RELAY_MAGIC &&
+	return __atomic_load_n(&h->seq, __ATOMIC_RELAXED) != SCHED_RELAY_SEQ_BUSY &&
+	       __atomic_load_n(&h->magic, __ATOMIC_RELAXED) == SCHED_RELAY_MAGIC &&
 	       __atomic_load_n(&h->version, __ATOMIC_RELAXED) == SCHED_RELAY_VERSION &&
 	       __atomic_load_n(&h->hdr_size, __ATOMIC_RELAXED) == SUBBUF_HDR_SIZE &&
 	       __atomic_load_n(&h->record_size, __ATOMIC_RELAXED) == SUBBUF_REC_SIZE &&
@@ -89,7 +110,44 @@ void subbuf_reader_init(struct subbuf_reader *r, const void *base,
 		.geom = *geom,
 		.cpu = cpu,
 		.offset = SUBBUF_HDR_SIZE,
+		.seq_limit = UINT64_MAX,
 	};
+}
+
+static uint64_t now_ns(const struct subbuf_reader *r)
+{
+	return r->clock ? r->clock(r->clock_ctx) : mono_ns();
+}
+
+/*
+ * The largest seq the producer can have reached by now: the newest seq
+ * believed (or where we are), two laps, and what a record every
+ * SUBBUF_NS_PER_REC ns fills since that seq was seen.
+ */
+static void set_seq_limit(struct subbuf_reader *r)
+{
+	uint64_t now = now_ns(r), since, base, more;
+
+	if (r->next_seq > r->newest_seen) {
+		r->newest_seen = r->next_seq;
+		r->seen_ns = now;
+	}
+	base = r->newest_seen;
+	since = now > r->seen_ns ? now - r->seen_ns : 0;
+	if (since > SUBBUF_MAX_GAP_NS)
+		since = SUBBUF_MAX_GAP_NS;
+	more = since / (SUBBUF_NS_PER_REC * subbuf_capacity(&r->geom));
+	r->seq_limit = base + 2 * (uint64_t)r->geom.n_subbufs + 2 + more;
+	r->last_read_ns = now;
+}
+
+/* seq is real: the producer got there by the time of this read. */
+static void believe(struct subbuf_reader *r, uint64_t seq)
+{
+	if (seq > r->newest_seen) {
+		r->newest_seen = seq;
+		r->seen_ns = r->last_read_ns;
+	}
 }
 
 static const struct sched_relay_header *header_of(const unsigned char *base,
@@ -102,20 +160,42 @@ static const struct sched_relay_header *header_of(const unsigned char *base,
 /* What the header at seq's index says right now. */
 struct snap {
 	bool valid;
+	bool busy;		/* being set up, or not believed: wait */
 	uint64_t seq;
 	uint64_t gen;
 };
 
-static struct snap snap_at(const unsigned char *base,
-			   const struct subbuf_geometry *g, unsigned int cpu,
-			   uint64_t seq)
+static struct snap snap_raw(const unsigned char *base,
+			    const struct subbuf_geometry *g, unsigned int cpu,
+			    uint64_t seq)
 {
 	const struct sched_relay_header *h = header_of(base, g, seq);
 	struct snap s = { 0 };
 
+	/* pairs with the writer's store-release of seq: the fields read
+	 * after it are the ones it wrote before */
 	s.seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
+	if (s.seq == SCHED_RELAY_SEQ_BUSY) {
+		s.busy = true;
+		return s;
+	}
 	s.gen = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
 	s.valid = subbuf_header_valid(h, cpu);
+	return s;
+}
+
+/* The same, seen by a reader that does not believe a seq past its limit. */
+static struct snap snap_at(struct subbuf_reader *r, uint64_t seq)
+{
+	struct snap s = snap_raw(r->base, &r->geom, r->cpu, seq);
+
+	if (s.valid && s.seq > r->seq_limit) {
+		/* garbage, or the producer is not where it says: read as
+		 * "not there yet", never as a jump */
+		s.valid = false;
+		s.busy = true;
+		r->bogus++;
+	}
 	return s;
 }
 
@@ -126,17 +206,20 @@ static bool newer(uint64_t gen_a, uint64_t seq_a, uint64_t gen_b,
 	return gen_a > gen_b || (gen_a == gen_b && seq_a > seq_b);
 }
 
-struct subbuf_newest subbuf_find_newest(const void *base,
-					const struct subbuf_geometry *geom,
-					unsigned int cpu)
+static struct subbuf_newest find_newest(const void *base,
+				       const struct subbuf_geometry *geom,
+				       unsigned int cpu, uint64_t limit)
 {
 	struct subbuf_newest best = { 0 };
 
 	for (uint32_t i = 0; i < geom->n_subbufs; i++) {
-		struct snap s = snap_at(base, geom, cpu, i);
+		struct snap s = snap_raw(base, geom, cpu, i);
 
-		/* a header at the wrong index is garbage, not data */
-		if (!s.valid || s.seq % geom->n_subbufs != i)
+		/* a header at the wrong index is garbage, not data; a seq
+		 * the producer cannot have reached (yet) is not believed */
+		if (s.busy || (s.valid && s.seq > limit))
+			best.waiting = true;
+		if (!s.valid || s.seq % geom->n_subbufs != i || s.seq > limit)
 			continue;
 		if (!best.valid || newer(s.gen, s.seq, best.generation,
 					 best.seq)) {
@@ -157,6 +240,23 @@ struct subbuf_newest subbuf_find_newest(const void *base,
 	return best;
 }
 
+struct subbuf_newest subbuf_find_newest(const void *base,
+					const struct subbuf_geometry *geom,
+					unsigned int cpu)
+{
+	return find_newest(base, geom, cpu, UINT64_MAX);
+}
+
+static struct subbuf_newest newest(struct subbuf_reader *r)
+{
+	struct subbuf_newest w = find_newest(r->base, &r->geom, r->cpu,
+					     r->seq_limit);
+
+	if (w.valid)
+		believe(r, w.seq);
+	return w;
+}
+
 static uint64_t oldest_kept(const struct subbuf_reader *r, uint64_t newest)
 {
 	return newest >= r->geom.n_subbufs ? newest - r->geom.n_subbufs + 1 : 0;
@@ -173,7 +273,12 @@ static void move_to(struct subbuf_reader *r, uint64_t seq)
 bool subbuf_reader_sync(struct subbuf_reader *r, bool have_consumed,
 			uint64_t consumed)
 {
-	struct subbuf_newest w = subbuf_find_newest(r->base, &r->geom, r->cpu);
+	/* Nothing to bound a seq by yet: the buffer may have been written
+	 * for hours.  The consumed count, when known, keeps a garbage
+	 * header from setting where we start. */
+	struct subbuf_newest w = find_newest(r->base, &r->geom, r->cpu,
+					     have_consumed ? consumed +
+					     r->geom.n_subbufs : UINT64_MAX);
 	uint64_t start;
 
 	if (!w.valid)
@@ -188,6 +293,9 @@ bool subbuf_reader_sync(struct subbuf_reader *r, bool have_consumed,
 	r->dropped = __atomic_load_n(&header_of(r->base, &r->geom, start)->dropped,
 				     __ATOMIC_RELAXED);
 	r->synced = true;
+	r->have_event = false;		/* the first chunk sets the numbering */
+	r->newest_seen = w.seq;
+	r->last_read_ns = r->seen_ns = now_ns(r);
 	return true;
 }
 
@@ -195,19 +303,29 @@ bool subbuf_reader_sync(struct subbuf_reader *r, bool have_consumed,
 static unsigned int restart(struct subbuf_reader *r,
 			    const struct subbuf_sink *sink)
 {
-	struct subbuf_newest w = subbuf_find_newest(r->base, &r->geom, r->cpu);
+	struct subbuf_newest w = newest(r);
 	uint64_t start;
 
+	if (!w.valid && w.waiting)
+		return 0;	/* headers being set up or not believed yet */
 	if (!w.valid) {
 		r->synced = false;
 		return SUBBUF_UNSYNCED;
 	}
 	start = oldest_kept(r, w.seq);
 	r->restarts++;
+	r->newest_seen = w.seq;		/* the new sequence's */
+	r->seen_ns = r->last_read_ns;
 	/* The sink hears of the restart before of the new sequence's
 	 * losses, which come after it. */
 	if (sink->restart)
 		sink->restart(sink->ctx, r->cpu, w.generation);
+	/* the new sequence numbers its events from 0; what it lost (below)
+	 * is missing before its first record */
+	r->have_event = true;
+	r->next_event = 0;
+	r->mark_dropped = 0;
+	r->mark_lost = r->lost;
 	/* A reset sets the kernel's consumed count to 0: the new sequence's
 	 * sub-buffers already overwritten were passed over, and lost. */
 	r->handback = start;
@@ -243,12 +361,17 @@ static unsigned int overtaken(struct subbuf_reader *r, uint64_t newest)
 static unsigned int resolve(struct subbuf_reader *r, struct snap h,
 			    const struct subbuf_sink *sink)
 {
-	struct subbuf_newest w = subbuf_find_newest(r->base, &r->geom, r->cpu);
+	struct subbuf_newest w;
 
+	if (h.busy)
+		return 0;	/* being set up: look again later */
+	w = newest(r);
+	if (!w.valid && w.waiting)
+		return 0;	/* look again later, with a fresh limit */
 	if (!w.valid)
 		return restart(r, sink);
-	if (w.seq < r->next_seq)
-		return restart(r, sink);
+	if (w.seq < r->next_seq)	/* a reset, unless still being set up */
+		return w.waiting ? 0 : restart(r, sink);
 	if (h.valid && h.seq == r->next_seq && r->in_subbuf &&
 	    h.gen != r->cur_gen)
 		return restart(r, sink);	/* rewritten in place */
@@ -264,13 +387,15 @@ static unsigned int resolve(struct subbuf_reader *r, struct snap h,
 }
 
 /* Sub-buffer next_seq - 1, finished, is still as we left it or lapped. */
-static bool chain_intact(const struct subbuf_reader *r)
+static bool chain_intact(struct subbuf_reader *r)
 {
 	struct snap p;
 
 	if (!r->have_prev)
 		return true;
-	p = snap_at(r->base, &r->geom, r->cpu, r->next_seq - 1);
+	p = snap_at(r, r->next_seq - 1);
+	if (p.busy)
+		return true;	/* being started again: lapped */
 	if (!p.valid)
 		return false;
 	if (p.seq == r->next_seq - 1)
@@ -308,6 +433,33 @@ static uint32_t sane_committed(struct subbuf_reader *r, uint32_t committed)
 	return c;
 }
 
+/*
+ * The identity of a chunk that was read intact: its first record is
+ * number first + idx0; e0 and e1 are the event_seq of its first and last
+ * record as read (inside the seqlock section).
+ */
+static void check_identity(struct subbuf_reader *r, uint64_t first,
+			   const struct subbuf_chunk *c, uint32_t e0,
+			   uint32_t e1)
+{
+	uint64_t n0 = first + (c->offset - SUBBUF_HDR_SIZE) / SUBBUF_REC_SIZE;
+
+	if (e0 != (uint32_t)n0 || e1 != (uint32_t)(n0 + c->nrec - 1))
+		r->misplaced++;
+	if (r->have_event) {
+		uint64_t counted = (c->dropped - r->mark_dropped) +
+				   (r->lost - r->mark_lost);
+		uint64_t want = r->next_event + counted;
+
+		if (n0 != want)
+			r->unaccounted += n0 > want ? n0 - want : want - n0;
+	}
+	r->have_event = true;
+	r->next_event = n0 + c->nrec;
+	r->mark_dropped = c->dropped;
+	r->mark_lost = r->lost;
+}
+
 unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				const struct subbuf_sink *sink)
 {
@@ -317,16 +469,19 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 
 	if (!r->synced && !subbuf_reader_sync(r, false, 0))
 		return SUBBUF_UNSYNCED;
+	set_seq_limit(r);
 
 	while (budget--) {
-		struct snap h = snap_at(r->base, &r->geom, r->cpu, r->next_seq);
+		struct snap h = snap_at(r, r->next_seq);
 		const struct sched_relay_header *hdr;
 		struct snap next;
 		struct subbuf_chunk chunk;
-		uint32_t committed;
-		uint64_t dropped;
+		uint32_t committed, e0, e1;
+		uint64_t dropped, first;
 		bool finished;
 
+		if (h.busy)
+			return flags;	/* being set up: not there yet */
 		if (!r->in_subbuf) {
 			bool ours = h.valid && h.seq == r->next_seq &&
 				    (!r->have_prev || h.gen >= r->prev_gen);
@@ -356,15 +511,16 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 
 		/* Is the sub-buffer finished?  Look before loading committed:
 		 * a started successor makes the committed we load final. */
-		next = snap_at(r->base, &r->geom, r->cpu, r->next_seq + 1);
+		next = snap_at(r, r->next_seq + 1);
 		finished = next.valid && next.seq > r->next_seq &&
 			   next.seq % r->geom.n_subbufs ==
 			   (r->next_seq + 1) % r->geom.n_subbufs &&
 			   next.gen >= r->cur_gen;
 		hdr = header_of(r->base, &r->geom, r->next_seq);
+		dropped = __atomic_load_n(&hdr->dropped, __ATOMIC_RELAXED);
+		first = __atomic_load_n(&hdr->first_event_seq, __ATOMIC_RELAXED);
 		committed = sane_committed(r, __atomic_load_n(&hdr->committed,
 							      __ATOMIC_ACQUIRE));
-		dropped = __atomic_load_n(&hdr->dropped, __ATOMIC_RELAXED);
 
 		if (committed > r->offset) {
 			chunk = (struct subbuf_chunk) {
@@ -379,6 +535,10 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				.lost = r->lost,
 			};
 			count_mix(&chunk);
+			e0 = __atomic_load_n(&chunk.recs[0].event_seq,
+					     __ATOMIC_RELAXED);
+			e1 = __atomic_load_n(&chunk.recs[chunk.nrec - 1].event_seq,
+					     __ATOMIC_RELAXED);
 			sink->stage(sink->ctx, &chunk);
 			/* seqlock read side: the records before the re-check */
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -388,13 +548,18 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 			if (h.seq != r->next_seq || h.gen != r->cur_gen) {
 				sink->settle(sink->ctx, &chunk, false);
 				r->torn++;
-				h.valid = subbuf_header_valid(hdr, r->cpu);
+				if (h.seq == SCHED_RELAY_SEQ_BUSY ||
+				    h.seq > r->seq_limit)
+					return flags;	/* lapped: see later */
+				h.valid = subbuf_header_valid(hdr, r->cpu) &&
+					  h.seq <= r->seq_limit;
 				flags |= resolve(r, h, sink);
 				if (r->in_subbuf)	/* resolve() found nothing */
 					flags |= restart(r, sink);
 				continue;
 			}
 			sink->settle(sink->ctx, &chunk, true);
+			check_identity(r, first, &chunk, e0, e1);
 			r->offset = committed;
 			r->records += chunk.nrec;
 			flags |= SUBBUF_PROGRESS;
@@ -411,10 +576,9 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 		if (!finished) {
 			/* Caught up inside the sub-buffer being filled.  A
 			 * reset elsewhere shows as a newest seq below ours. */
-			struct subbuf_newest w = subbuf_find_newest(
-				r->base, &r->geom, r->cpu);
+			struct subbuf_newest w = newest(r);
 
-			if (w.valid && w.seq < r->next_seq) {
+			if (w.valid && !w.waiting && w.seq < r->next_seq) {
 				flags |= restart(r, sink);
 				continue;
 			}
@@ -438,7 +602,7 @@ uint64_t subbuf_reader_backlog(const struct subbuf_reader *r)
 
 	if (!r->synced)
 		return 0;
-	w = subbuf_find_newest(r->base, &r->geom, r->cpu);
+	w = find_newest(r->base, &r->geom, r->cpu, r->seq_limit);
 	if (!w.valid || w.seq < r->next_seq)
 		return 0;
 	done = r->in_subbuf ? r->offset : SUBBUF_HDR_SIZE;
@@ -452,14 +616,19 @@ uint64_t subbuf_reader_backlog(const struct subbuf_reader *r)
 int subbuf_reader_handback(struct subbuf_reader *r,
 			   int (*give)(void *ctx, uint64_t n), void *ctx)
 {
-	/* In pieces of at most a buffer's worth: relay refuses more. */
-	while (r->handback) {
+	unsigned int writes = 0;
+
+	/* In pieces of at most a buffer's worth (relay refuses more), and
+	 * at most SUBBUF_HANDBACK_WRITES of them a call: what is left waits
+	 * for the next call. */
+	while (r->handback && writes < SUBBUF_HANDBACK_WRITES) {
 		uint64_t n = r->handback < r->geom.n_subbufs ?
 			     r->handback : r->geom.n_subbufs;
 		int err;
 
-		while ((err = give(ctx, n)) == -EINVAL && n > 1)
-			n--;	/* rare: at most n_subbufs tries */
+		/* -EINVAL: the kernel counts fewer unconsumed; halve */
+		while (writes++, (err = give(ctx, n)) == -EINVAL && n > 1)
+			n /= 2;
 		if (err == -EINVAL) {
 			r->handback = 0;	/* the kernel has none left */
 			break;

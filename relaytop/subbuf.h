@@ -23,6 +23,17 @@
 #define SUBBUF_HDR_SIZE ((uint32_t)sizeof(struct sched_relay_header))
 #define SUBBUF_REC_SIZE ((uint32_t)sizeof(struct sched_relay_record))
 
+/*
+ * What the producer can have written, at most, to bound a header's seq:
+ * a record every SUBBUF_NS_PER_REC ns (1e8 a second on one CPU, ten
+ * times what a sched tracepoint can fire), over at most SUBBUF_MAX_GAP_NS
+ * since the last read.
+ */
+#define SUBBUF_NS_PER_REC	10u
+#define SUBBUF_MAX_GAP_NS	(3600ull * 1000000000ull)
+/* write()s of hand-back per subbuf_reader_handback() call, at most */
+#define SUBBUF_HANDBACK_WRITES	8u
+
 /* Geometry of one CPU buffer (the channel's subbuf_size and n_subbufs). */
 struct subbuf_geometry {
 	uint32_t subbuf_size;	/* bytes per sub-buffer, header included */
@@ -89,6 +100,25 @@ struct subbuf_reader {
 	uint64_t bad_commits;	/* 'committed' values out of range */
 	uint64_t dropped;	/* producer drops, from the newest header read */
 	uint64_t handback;	/* finished sub-buffers not yet handed back */
+	uint64_t bogus;		/* headers whose seq was past seq_limit */
+	uint64_t misplaced;	/* chunks whose records had others' numbers */
+	uint64_t unaccounted;	/* events missing (or extra) not counted */
+
+	/* not trusting a header blindly */
+	uint64_t (*clock)(void *ctx);	/* ns; NULL: mono_ns() (tests: a
+					 * producer's own clock) */
+	void *clock_ctx;
+	uint64_t last_read_ns;	/* when seq_limit was last set */
+	uint64_t newest_seen;	/* newest seq believed */
+	uint64_t seen_ns;	/* when it was seen */
+	uint64_t seq_limit;	/* headers past it are garbage */
+
+	/* identity: the next record's event number, and the counts of
+	 * missing events when the last record was read */
+	bool have_event;
+	uint64_t next_event;
+	uint64_t mark_dropped;
+	uint64_t mark_lost;
 };
 
 /* Set up a reader of the mapped buffer at base (not yet synced). */
@@ -123,9 +153,10 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
  * consumed (the channel writes "n\n" to the buffer file) and returns 0 or
  * -errno.  -EINVAL means the kernel counts fewer unconsumed sub-buffers
  * than we finished (another reader consumed some, or a reset came in
- * between): then the largest count it accepts is handed back.  Returns 0
- * or the first error other than -EINVAL; r->handback is 0 afterwards
- * unless that error happened.
+ * between): then the count is halved until it accepts one, or none is
+ * left.  At most SUBBUF_HANDBACK_WRITES calls of give() per call; what
+ * is left stays in r->handback.  Returns 0 or the first error other than
+ * -EINVAL.
  */
 int subbuf_reader_handback(struct subbuf_reader *r,
 			   int (*give)(void *ctx, uint64_t n), void *ctx);
@@ -133,6 +164,7 @@ int subbuf_reader_handback(struct subbuf_reader *r,
 /* The producer's newest sub-buffer in a mapped buffer. */
 struct subbuf_newest {
 	bool valid;
+	bool waiting;		/* a header was being set up (or not believed) */
 	uint64_t seq;
 	uint64_t generation;
 	uint32_t committed;

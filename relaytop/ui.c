@@ -107,7 +107,7 @@ int ui_init(const char **note)
 	if (ui.colors) {
 		static const short type_colors[SCHED_RELAY_NR_EVENTS] = {
 			COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW, COLOR_MAGENTA,
-			COLOR_BLUE, COLOR_RED,
+			COLOR_BLUE, COLOR_RED, COLOR_WHITE,
 		};
 
 		start_color();

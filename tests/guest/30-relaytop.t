@@ -16,7 +16,10 @@
 # - a new geometry (the buffer files are re-created) is followed: relaytop
 #   says the channel went away and came back, and maps the new size;
 # - SIGTERM ends a recording with a complete file; a missing channel is a
-#   clear error.
+#   clear error;
+# - every recording passes relaytop --check: per CPU and generation no
+#   record twice or out of place, every gap exactly the drops and losses
+#   the file counts there, time never going back.
 . /tests/lib/tap.sh
 
 dir=/sys/kernel/sched_relay
@@ -113,6 +116,9 @@ t_ok "the recording is not empty" \
 t_ok "sched_switch lines carry the kernel's field names" \
 	grep -q 'sched_switch: prev_comm=.* prev_pid=[0-9]* prev_prio=[0-9]* prev_state=[A-Z+|]* ==> next_comm=.* next_pid=[0-9]* next_prio=[0-9]*$' $tmp/dump.txt
 t_ok "relaytop printed a per-CPU summary" grep -q '^all ' $tmp/record.txt
+t_relaytop_check "under load" $tmp/r.bin
+t_ok "the dump shows each task's tgid: 'comm-pid (tgid) [cpu]'" \
+	grep -q -- '-[0-9]* *( *[0-9]*) \[[0-9][0-9][0-9]\] ' $tmp/dump.txt
 
 # --- drops and losses counted exactly: relaytop stopped while the load runs -
 # compare_counts NAME: per CPU, file events + lost = produced and file
@@ -130,6 +136,7 @@ compare_counts() {
 			bad="$bad cpu$c: file $1+$3 lost, $2 dropped; producer $p, $d dropped;"
 	done
 	t_eq "$name: every CPU's events + lost = produced, dropped = the producer's" "" "$bad"
+	t_relaytop_check "$name" $tmp/$name.bin
 	awk -v n=$name '$1 == "#" && $2 == "all" && NF == 5 {
 		print "# " n ": " $3 " events, " $4 " dropped, " $5 " lost" }' $tmp/$name.txt
 }
@@ -208,6 +215,7 @@ kill -TERM $rec
 wait $rec
 t_eq "SIGTERM stops a recording with status 0" 0 $?
 t_ok "and the file is complete" relaytop --dump $tmp/term.bin
+t_relaytop_check "SIGTERM" $tmp/term.bin
 relaytop -b -n 1 -c /sys/kernel/no_such_channel > $tmp/missing.txt 2>&1
 t_eq "a missing channel exits 1" 1 $?
 t_ok "and says what is missing" grep -q 'no_such_channel: No such file or directory' $tmp/missing.txt

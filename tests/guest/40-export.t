@@ -14,7 +14,9 @@
 #   folder (as tests/run-guest does), where tests/guest/40-export.host
 #   reads it with babeltrace2 and python3, which the guest does not have:
 #   every event once, and discarded-event warnings that add up to the
-#   drops and losses.
+#   drops and losses;
+# - both recordings pass relaytop --check (every record once, in place,
+#   every gap counted).
 . /tests/lib/tap.sh
 
 dir=/sys/kernel/sched_relay
@@ -65,6 +67,7 @@ record_and_export() {
 
 	relaytop --dump $rec > $tmp/dump.txt 2> $tmp/dump.err
 	t_eq "$name: relaytop --dump reads the recording" 0 $?
+	t_relaytop_check "$name" $rec
 	# the dump's summary: "#  cpu events dropped lost", then "#  all ..."
 	awk '$1 == "#" && NF == 5 && ($2 ~ /^[0-9]+$/ || $2 == "all")' \
 		$tmp/dump.txt > $out/summary.txt

@@ -17,6 +17,8 @@
 # freed and the producer then overwrote is detected by its sequence number
 # and counted as lost, so per CPU, events in each recording + its lost =
 # produced, and its dropped = the producer's dropped; each exits 0.
+# Every recording of every scenario passes relaytop --check (per CPU and
+# generation: no record twice, none out of place, every gap counted).
 # Leaves the module unloaded.
 . /tests/lib/tap.sh
 
@@ -63,6 +65,7 @@ scenario() {
 	t_eq "$1: relaytop --record exits 0" 0 $rc
 	[ $rc -eq 0 ] || sed 's/^/# /' /tmp/rt.out | tail -5
 	t_ok "$1: the recording dumps" sh -c 'relaytop --dump /tmp/rec.bin > /dev/null'
+	t_relaytop_check "$1" /tmp/rec.bin
 	t_ok "$1: the kernel log has no splat" sh -c "! dmesg | grep -E '$SPLAT'"
 	[ -e $D/reset ] && { echo 65536 > $D/subbuf_size; echo 8 > $D/n_subbufs; echo 0 > $D/overwrite; echo all > $D/events; echo 1 > $D/enabled; }
 }
@@ -122,6 +125,7 @@ readers() {
 				bad="$bad cpu$c: file $1+$3 lost, $2 dropped; producer $p, $d dropped;"
 		done
 		t_eq "readers: recording $n: per CPU events + lost = produced, dropped = the producer's" "" "$bad"
+		t_relaytop_check "readers: recording $n" /tmp/rec$n.bin
 		awk -v n=$n '$1 == "#" && $2 == "all" && NF == 5 {
 			print "# readers: recording " n ": " $3 " events, " $4 " dropped, " $5 " lost" }' /tmp/dump$n.txt
 	done

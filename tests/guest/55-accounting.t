@@ -15,8 +15,10 @@
 # per CPU at its "CPU:N [CHANNEL RESET: generation G]" lines, must say for
 # every CPU and generation: records in the file + events relaytop lost =
 # produced, and drops in the file = the producer's drops; the dump's
-# summary totals must equal the sums over the generations.  Prints the
-# table on "# " lines.
+# summary totals must equal the sums over the generations, and the
+# recording must pass relaytop --check (event numbers: none twice, none
+# out of place, every gap counted, numbering from 0 after each reset).
+# Prints the table on "# " lines.
 . /tests/lib/tap.sh
 
 dir=/sys/kernel/sched_relay
@@ -79,6 +81,7 @@ t_eq "relaytop --record through three generations exits 0" 0 $?
 relaytop --dump $tmp/r.bin > $tmp/dump.txt 2> $tmp/dump.err
 t_eq "relaytop --dump of it exits 0" 0 $?
 t_eq "the channel never went away" 0 "$(grep -c 'CHANNEL WENT AWAY' $tmp/dump.txt)"
+t_relaytop_check "three generations" $tmp/r.bin
 
 # Per CPU and generation (0 = A, 1 = B, 2 = C), from the dump:
 # "GEN CPU RECORDS DROPPED LOST"; a CPU's generation ends at its reset line.

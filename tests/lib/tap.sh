@@ -80,6 +80,18 @@ t_relaytop_has() {
 		END { exit bad }' "$2" "$3"
 }
 
+# t_relaytop_check NAME FILE: one TAP line for `relaytop --check FILE`
+# (per CPU and generation: no record twice, none out of place, every gap
+# exactly what the file counts, time never going back), its verdict as a
+# "# " line, and on failure the first problems it names.
+t_relaytop_check() {
+	_c_out=$(relaytop --check "$2" 2>&1)
+	_c_rc=$?
+	echo "# $1: $(printf '%s\n' "$_c_out" | grep '^check: [0-9]* records' || printf '%s\n' "$_c_out" | tail -n 1)"
+	t_eq "$1: relaytop --check: none duplicated, none out of place, every gap counted" 0 $_c_rc
+	[ $_c_rc -eq 0 ] || printf '%s\n' "$_c_out" | head -n 12 | sed 's/^/#   /'
+}
+
 # t_done: the plan and the closing line; exit status 1 on any failure.
 t_done() {
 	echo "1..$T_COUNT"

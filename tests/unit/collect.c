@@ -39,12 +39,19 @@ static void settle(void *ctx, const struct subbuf_chunk *chunk, bool intact)
 	}
 	for (uint32_t i = 0; i < c->nstaged; i++) {
 		uint64_t id = (uint64_t)c->staged[i].pid;
+		uint32_t ev = c->staged[i].event_seq;
 
-		if (id <= c->last_id)
+		if (id <= c->last_id) {
 			c->in_order = false;
-		else
+			c->misordered++;
+		} else {
 			c->gaps += id - c->last_id - 1;
+		}
 		c->last_id = id;
+		if (c->have_event && ev != c->next_event)
+			c->event_jumps++;
+		c->have_event = true;
+		c->next_event = ev + 1;
 	}
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++)
 		c->mix[t] += chunk->mix[t];
@@ -58,6 +65,7 @@ static void restart(void *ctx, unsigned int cpu, uint64_t generation)
 	(void)cpu;
 	(void)generation;
 	c->restarts++;
+	c->have_event = false;
 }
 
 struct subbuf_sink collect_sink(struct collect *c)

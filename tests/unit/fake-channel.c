@@ -64,7 +64,7 @@ void fake_channel_sync_files(struct fake_channel *fc)
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++) {
 		static const char *const names[] = {
 			"switch", "wakeup", "wakeup_new", "migrate", "fork",
-			"exit",
+			"exit", "waking",
 		};
 
 		if (fc->events & (1u << t))

@@ -15,25 +15,60 @@ uint32_t fake_relay_capacity(const struct fake_relay *f)
 	       sizeof(struct sched_relay_record);
 }
 
-/* The module's subbuf_start callback. */
+uint64_t fake_relay_clock(void *arg)
+{
+	const struct fake_relay *f = arg;
+
+	return __atomic_load_n(&f->ts, __ATOMIC_RELAXED);
+}
+
+/* The header's fields but seq, each a single store (a reader may look). */
+static void header_fields(struct fake_relay *f, struct sched_relay_header *h)
+{
+	__atomic_store_n(&h->generation, f->generation, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->magic, SCHED_RELAY_MAGIC, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->version, SCHED_RELAY_VERSION, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->hdr_size, sizeof(*h), __ATOMIC_RELAXED);
+	__atomic_store_n(&h->cpu, f->cpu, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->record_size, sizeof(struct sched_relay_record),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&h->first_ts, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->dropped, f->full, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->reserved, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->first_event_seq, f->event_no, __ATOMIC_RELAXED);
+}
+
+/*
+ * The module's subbuf_start callback.  The header is a seqlock
+ * (include/uapi/sched_relay.h): seq BUSY, the fields and committed, then
+ * seq with release.  old_order does what version 1 did: seq first, then
+ * the rest, so a reader can see the new seq with the old committed.
+ */
 static bool subbuf_start(struct fake_relay *f, unsigned char *subbuf)
 {
 	struct sched_relay_header *h = (void *)subbuf;
 
 	if (!f->overwrite && f->produced - f->consumed == f->n_subbufs)
 		return false;	/* relay_buf_full() */
-	/* seq and generation first: a reader re-checks them (seqlock) */
-	__atomic_store_n(&h->seq, f->produced, __ATOMIC_RELEASE);
-	__atomic_store_n(&h->generation, f->generation, __ATOMIC_RELEASE);
-	h->magic = SCHED_RELAY_MAGIC;
-	h->version = SCHED_RELAY_VERSION;
-	h->hdr_size = sizeof(*h);
-	h->cpu = f->cpu;
-	h->record_size = sizeof(struct sched_relay_record);
-	h->first_ts = 0;
-	h->dropped = f->full;
-	memset(h->reserved, 0, sizeof(h->reserved));
-	__atomic_store_n(&h->committed, (uint32_t)sizeof(*h), __ATOMIC_RELEASE);
+	if (f->old_order) {
+		__atomic_store_n(&h->seq, f->produced, __ATOMIC_RELEASE);
+		if (f->stall)
+			f->stall(f->stall_arg);
+		header_fields(f, h);
+		__atomic_store_n(&h->committed, (uint32_t)sizeof(*h),
+				 __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&h->seq, SCHED_RELAY_SEQ_BUSY, __ATOMIC_RELAXED);
+		/* smp_wmb(): BUSY before the fields (the reader's re-check) */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		if (f->stall)
+			f->stall(f->stall_arg);
+		header_fields(f, h);
+		__atomic_store_n(&h->committed, (uint32_t)sizeof(*h),
+				 __ATOMIC_RELAXED);
+		/* the fields before seq: pairs with the reader's acquire */
+		__atomic_store_n(&h->seq, f->produced, __ATOMIC_RELEASE);
+	}
 	f->offset = sizeof(*h);		/* subbuf_start_reserve() */
 	return true;
 }
@@ -78,23 +113,25 @@ bool fake_relay_event(struct fake_relay *f, uint8_t type)
 	struct sched_relay_record *rec;
 	uint64_t id = f->next_id++;
 
-	f->ts += 1000 + id % 7;
+	__atomic_store_n(&f->ts, f->ts + 1000 + id % 7, __ATOMIC_RELAXED);
 	if (f->offset + sizeof(*rec) > f->subbuf_size && !switch_subbuf(f)) {
 		f->full++;
+		f->event_no++;	/* dropped events have numbers too */
 		return false;
 	}
 	h = (void *)f->data;
 	rec = (void *)(f->data + f->offset);
 	memset(rec, 0, sizeof(*rec));
 	rec->ts = f->ts;
+	rec->event_seq = (uint32_t)f->event_no++;
 	rec->type = type;
-	rec->cpu = (uint16_t)f->cpu;
 	rec->pid = (int32_t)id;
-	rec->target_cpu = (uint16_t)f->cpu;
-	rec->orig_cpu = (uint16_t)f->cpu;
-	if (type == SCHED_RELAY_SWITCH) {
-		rec->state = 1;
+	rec->tgid = (int32_t)(id - id % 4);
+	if (type == SCHED_RELAY_SWITCH || type == SCHED_RELAY_FORK) {
+		rec->state = type == SCHED_RELAY_SWITCH ?
+			     SCHED_RELAY_STATE_SLEEPING : 0;
 		rec->pid2 = (int32_t)(id + 1000000);
+		rec->tgid2 = (int32_t)(id + 1000000);
 		rec->prio = 120;
 		rec->prio2 = 100;
 		strcpy(rec->comm, "prev");
@@ -102,9 +139,11 @@ bool fake_relay_event(struct fake_relay *f, uint8_t type)
 	} else {
 		rec->prio = 120;
 		strcpy(rec->comm, "task");
+		rec->target_cpu = (uint16_t)f->cpu;
+		rec->orig_cpu = (uint16_t)f->cpu;
 	}
 	if (!h->first_ts)
-		h->first_ts = rec->ts;
+		__atomic_store_n(&h->first_ts, rec->ts, __ATOMIC_RELAXED);
 	f->offset += sizeof(*rec);
 	__atomic_store_n(&h->committed, f->offset, __ATOMIC_RELEASE);
 	f->events++;
@@ -137,6 +176,7 @@ void fake_relay_reset(struct fake_relay *f, uint64_t generation)
 	f->offset = 0;
 	f->full = 0;
 	f->events = 0;
+	f->event_no = 0;
 	f->data = f->buf;
 	subbuf_start(f, f->data);
 }

@@ -2,10 +2,17 @@
 /*
  * fake-relay.h - the kernel side of one sched_relay CPU buffer, modelled in
  * user space for the host tests: relay_switch_subbuf(), the module's
- * subbuf_start callback (header, no-overwrite "full" check, drop count) and
- * its record write, relay_buf_consume(), relay_reset() and relay_flush(),
- * writing into any memory (a malloc'd block or a mapped file) exactly the
- * bytes include/uapi/sched_relay.h describes.
+ * subbuf_start callback (the seqlocked header, no-overwrite "full" check,
+ * drop count, first event number) and its record write,
+ * relay_buf_consume(), relay_reset() and relay_flush(), writing into any
+ * memory (a malloc'd block or a mapped file) exactly the bytes
+ * include/uapi/sched_relay.h (version 2) describes.
+ *
+ * For the concurrency test the header can be set up in the old order
+ * (old_order: seq first, the other fields and committed after it, as
+ * version 1 did), and stall() is called in the middle of the set-up: in
+ * the old order between seq and committed, in the new one while seq is
+ * SCHED_RELAY_SEQ_BUSY.
  */
 #ifndef FAKE_RELAY_H
 #define FAKE_RELAY_H
@@ -28,8 +35,13 @@ struct fake_relay {
 	unsigned char *data;	/* relay: the current sub-buffer */
 	uint64_t events;	/* relay stats: records that entered */
 	uint64_t full;		/* relay stats: dropped, buffer full */
+	uint64_t event_no;	/* events seen since the reset, written or
+				 * dropped: the next one's number */
 	uint64_t ts;		/* timestamp of the last event */
 	uint64_t next_id;	/* id written into the next event's pid */
+	bool old_order;		/* set headers up as version 1 did */
+	void (*stall)(void *arg);	/* called inside the set-up */
+	void *stall_arg;
 };
 
 /* relay_open(): the first sub-buffer is started at once. */
@@ -48,5 +60,7 @@ void fake_relay_reset(struct fake_relay *f, uint64_t generation);
 void fake_relay_flush(struct fake_relay *f);
 /* Records a full sub-buffer holds. */
 uint32_t fake_relay_capacity(const struct fake_relay *f);
+/* The producer's clock (its last event's ts), for subbuf_reader.clock. */
+uint64_t fake_relay_clock(void *f);
 
 #endif /* FAKE_RELAY_H */

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * t-dump.c - pins `relaytop --dump` (relaytop/dump.c): prev_state reads as
- * the sched_switch tracepoint prints it (R, S, D, R+, I, combinations);
+ * the sched_switch tracepoint prints it (R, S, D, ..., I, R+ from the
+ * enum), prio 255 as -1;
  * each event type's fields are named and formatted as the kernel's own
- * TP_printk; a line is "comm-pid [cpu] secs.nanos: tracepoint: fields";
+ * TP_printk; a line is "comm-pid (tgid) [cpu] secs.nanos: tracepoint:
+ * fields", tgid "-------" when unknown;
  * the task column follows sched_switch's next and is "<...>" when unknown;
  * drops and losses show as "CPU:N [n EVENTS DROPPED|LOST...]" lines at
  * their place; a reset is shown; the summary counts per CPU; a bad file
- * prints what it can, then an error, and exits 1.
+ * prints what it can, then an error, and exits 1; a format 1 recording
+ * still dumps; a timestamp going back is marked and reported.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,30 +18,29 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "fields.h"
 #include "record.h"
 #include "test-lib.h"
 #include "util.h"
+#include "v1-recording.h"
 
 static void test_prev_state(void)
 {
-	char b[32];
+	static const char *const want[] = {
+		"R", "S", "D", "T", "t", "X", "Z", "P", "I", "R+",
+	};
 
-	dump_prev_state(0, b, sizeof(b));
-	check_str(b, "R");
-	dump_prev_state(0x1, b, sizeof(b));
-	check_str(b, "S");
-	dump_prev_state(0x2, b, sizeof(b));
-	check_str(b, "D");
-	dump_prev_state(0x100, b, sizeof(b));
-	check_str(b, "R+");
-	dump_prev_state(0x80, b, sizeof(b));
-	check_str(b, "I");
-	dump_prev_state(0x20, b, sizeof(b));
-	check_str(b, "Z");
-	dump_prev_state(0x3, b, sizeof(b));
-	check_str(b, "S|D");
-	dump_prev_state(0x400, b, sizeof(b));	/* bits past the report mask */
-	check_str(b, "R");
+	for (uint8_t st = 0; st < SCHED_RELAY_NR_STATES; st++)
+		check_str(fields_state_letters(st), want[st]);
+	check_str(fields_state_letters(SCHED_RELAY_NR_STATES), "?");
+	/* the kernel's prev_state values, for the exports */
+	check_uint(fields_state_bits(SCHED_RELAY_STATE_RUNNING), ==, 0);
+	check_uint(fields_state_bits(SCHED_RELAY_STATE_SLEEPING), ==, 0x1);
+	check_uint(fields_state_bits(SCHED_RELAY_STATE_DISK), ==, 0x2);
+	check_uint(fields_state_bits(SCHED_RELAY_STATE_IDLE), ==, 0x80);
+	check_uint(fields_state_bits(SCHED_RELAY_STATE_PREEMPTED), ==, 0x100);
+	check_int(fields_prio(SCHED_RELAY_PRIO_DEADLINE), ==, -1);
+	check_int(fields_prio(139), ==, 139);
 }
 
 static struct sched_relay_record rec(uint8_t type, int32_t pid,
@@ -49,13 +51,18 @@ static struct sched_relay_record rec(uint8_t type, int32_t pid,
 
 	r.type = type;
 	r.pid = pid;
+	r.tgid = pid;
 	r.pid2 = pid2;
 	r.prio = 120;
-	r.prio2 = 100;
-	r.target_cpu = 3;
-	r.orig_cpu = 1;
 	snprintf(r.comm, sizeof(r.comm), "%s", comm);
-	snprintf(r.comm2, sizeof(r.comm2), "%s", comm2);
+	if (type == SCHED_RELAY_SWITCH || type == SCHED_RELAY_FORK) {
+		r.tgid2 = pid2;
+		r.prio2 = 100;
+		snprintf(r.comm2, sizeof(r.comm2), "%s", comm2);
+	} else {
+		r.target_cpu = 3;
+		r.orig_cpu = 1;
+	}
 	return r;
 }
 
@@ -65,10 +72,19 @@ static void test_fields(void)
 	struct sched_relay_record r;
 
 	r = rec(SCHED_RELAY_SWITCH, 10, "loadgen", 0, "swapper/1");
-	r.state = 0x1;
+	r.state = SCHED_RELAY_STATE_SLEEPING;
 	dump_fields(&r, b, sizeof(b));
 	check_str(b, "prev_comm=loadgen prev_pid=10 prev_prio=120 prev_state=S"
 		  " ==> next_comm=swapper/1 next_pid=0 next_prio=100");
+	/* preempted, and a deadline task's prio (255 in the record) */
+	r.state = SCHED_RELAY_STATE_PREEMPTED;
+	r.prio = SCHED_RELAY_PRIO_DEADLINE;
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "prev_comm=loadgen prev_pid=10 prev_prio=-1 prev_state=R+"
+		  " ==> next_comm=swapper/1 next_pid=0 next_prio=100");
+	r = rec(SCHED_RELAY_WAKING, 9, "sh", 0, "");
+	dump_fields(&r, b, sizeof(b));
+	check_str(b, "comm=sh pid=9 prio=120 target_cpu=003");
 	r = rec(SCHED_RELAY_WAKEUP, 11, "kworker/0:1", 0, "");
 	dump_fields(&r, b, sizeof(b));
 	check_str(b, "comm=kworker/0:1 pid=11 prio=120 target_cpu=003");
@@ -110,7 +126,7 @@ static void make_recording(const char *path)
 	r[2] = rec(SCHED_RELAY_WAKEUP, 22, "c", 0, "");
 	r[2].ts = 5000000003ull;
 	for (int i = 0; i < 3; i++)
-		r[i].cpu = 1;
+		r[i].event_seq = (uint32_t)i;
 	recorder_track_cpu(rec_, 1, 0, 0, true);
 	c.recs = r;
 	c.nrec = 3;
@@ -171,22 +187,23 @@ static void test_dump_lines(void)
 	text = dump_to_string(path, &status);
 	check_int(status, ==, 0);
 	/* the waker is unknown before the first switch on the CPU */
-	check(strstr(text, "           <...>-?       [001]     5.000000001:"
-		     " sched_wakeup: comm=b pid=20 prio=120 target_cpu=003\n")
-	      != NULL);
-	check(strstr(text, "               a-21      [001]     5.000000002:"
-		     " sched_switch: prev_comm=a prev_pid=21") != NULL);
+	check(strstr(text, "           <...>-?       (-------) [001]     "
+		     "5.000000001: sched_wakeup: comm=b pid=20 prio=120 "
+		     "target_cpu=003\n") != NULL);
+	check(strstr(text, "               a-21      (     21) [001]     "
+		     "5.000000002: sched_switch: prev_comm=a prev_pid=21") != NULL);
 	/* after the switch, b runs on CPU 1 and does the wakeup */
-	check(strstr(text, "               b-20      [001]     5.000000003:"
-		     " sched_wakeup: comm=c pid=22") != NULL);
+	check(strstr(text, "               b-20      (     20) [001]     "
+		     "5.000000003: sched_wakeup: comm=c pid=22") != NULL);
 	check(strstr(text, "CPU:1 [4 EVENTS DROPPED]\n"
-		     "           <...>-?       [001]     6.000000000:") != NULL);
+		     "           <...>-?       (-------) [001]     6.000000000:")
+	      != NULL);
 	check(strstr(text, "CPU:1 [CHANNEL RESET: generation 2]\n") != NULL);
 	check(strstr(text, "CPU:1 [7 EVENTS LOST: overwritten before relaytop "
 		     "read them]\n") != NULL);
 	check(strstr(text, "#    1            5            4            7\n")
 	      != NULL);
-	check(strstr(text, "# relaytop recording (format 1): "
+	check(strstr(text, "# relaytop recording (format 2): "
 		     "/sys/kernel/sched_relay, cpus=2\n") == text);
 	if (test_failed())
 		test_msg("dump:\n%s", text);
@@ -228,11 +245,76 @@ static void test_dump_bad_file(void)
 	unlink(path);
 }
 
+/* A recording of relaytop 1.0 (format 1, version 1 records) still dumps,
+ * the same lines but for the tgids, which it did not record. */
+static void test_dump_v1(void)
+{
+	char path[] = "/tmp/t-dump.XXXXXX";
+	int fd = mkstemp(path), status;
+	char *text;
+
+	close(fd);
+	make_recording(path);
+	v1_rewrite_recording(path);
+	text = dump_to_string(path, &status);
+	check_int(status, ==, 0);
+	check(strstr(text, "# relaytop recording (format 1): ") == text);
+	check(strstr(text, "               a-21      (-------) [001]     "
+		     "5.000000002: sched_switch: prev_comm=a prev_pid=21 "
+		     "prev_prio=120 prev_state=R ==> next_comm=b next_pid=20 "
+		     "next_prio=100\n") != NULL);
+	check(strstr(text, "               b-20      (-------) [001]     "
+		     "5.000000003: sched_wakeup: comm=c pid=22 prio=120 "
+		     "target_cpu=003\n") != NULL);
+	check(strstr(text, "#    1            5            4            7\n")
+	      != NULL);
+	if (test_failed())
+		test_msg("dump:\n%s\nstderr: %s", text, errors);
+	free(text);
+	unlink(path);
+}
+
+/* A damaged recording whose time goes back: shown, said, not hidden. */
+static void test_dump_time_back(void)
+{
+	struct record_meta meta = {
+		.channel = "c", .nr_cpus = 1, .geom = { 4096, 8 },
+		.events = SCHED_RELAY_ALL_EVENTS, .generation = 1,
+	};
+	char path[] = "/tmp/t-dump.XXXXXX";
+	int fd = mkstemp(path), status;
+	struct recorder *w;
+	struct sched_relay_record r[2];
+	struct subbuf_chunk c = { .cpu = 0, .generation = 1, .nrec = 2,
+				  .offset = 64, .recs = r };
+	char *text;
+
+	close(fd);
+	w = recorder_create(path, &meta);
+	r[0] = rec(SCHED_RELAY_EXIT, 1, "a", 0, "");
+	r[1] = r[0];
+	r[0].ts = 3000000000ull;
+	r[1].ts = 1000000000ull;	/* 2 s before the one before */
+	recorder_track_cpu(w, 0, 0, 0, true);
+	recorder_stage(w, &c);
+	recorder_settle(w, true);
+	check_int(recorder_finish(w), ==, 0);
+	recorder_free(w);
+	text = dump_to_string(path, &status);
+	check_int(status, ==, 0);
+	check(strstr(text, "CPU:0 [TIME GOES BACK 2.000000000 s HERE]\n") != NULL);
+	check(strstr(errors, "CPU 0: 1 records have a timestamp earlier") != NULL);
+	free(text);
+	unlink(path);
+}
+
 int main(void)
 {
 	TEST(test_prev_state(), "prev_state reads as sched_switch prints it");
 	TEST(test_fields(), "every event's fields as the kernel names them");
 	TEST(test_dump_lines(), "dump lines, task column, drop/loss/reset markers, summary");
 	TEST(test_dump_bad_file(), "a damaged file: the valid part, then exit status 1");
+	TEST(test_dump_v1(), "a format 1 recording dumps: version 1 records converted");
+	TEST(test_dump_time_back(), "time going back is shown where and said on stderr");
 	return test_done();
 }

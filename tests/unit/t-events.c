@@ -41,7 +41,7 @@ static void test_format(void)
 	char b[128];
 
 	events_format(SCHED_RELAY_ALL_EVENTS, " ", b, sizeof(b));
-	check_str(b, "switch wakeup wakeup_new migrate fork exit");
+	check_str(b, "switch wakeup wakeup_new migrate fork exit waking");
 	events_format(0, " ", b, sizeof(b));
 	check_str(b, "none");
 	events_format(1u << SCHED_RELAY_MIGRATE | 1u << SCHED_RELAY_SWITCH, ",",

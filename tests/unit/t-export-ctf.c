@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "export_ctf.h"
+#include "fields.h"
 #include "record.h"
 #include "synth-recording.h"
 #include "test-lib.h"
@@ -76,23 +77,32 @@ static const char *const comms[] = {
 static void make_record(unsigned int cpu, unsigned int i,
 			struct sched_relay_record *r)
 {
-	static const uint32_t states[] = { 0, 1, 2, 0x80, 0x100 };
+	static const uint8_t states[] = {
+		SCHED_RELAY_STATE_RUNNING, SCHED_RELAY_STATE_SLEEPING,
+		SCHED_RELAY_STATE_DISK, SCHED_RELAY_STATE_IDLE,
+		SCHED_RELAY_STATE_PREEMPTED,
+	};
 
 	memset(r, 0, sizeof(*r));
 	r->ts = base_ts + (uint64_t)i * 1000 + cpu * 10;
+	r->event_seq = i;
 	r->type = (uint8_t)((i + cpu) % SCHED_RELAY_NR_EVENTS);
-	r->cpu = (uint16_t)cpu;
 	r->pid = (int32_t)(1000 * cpu + i + 1);
+	r->tgid = (int32_t)(1000 * cpu + 1);
 	r->pid2 = r->pid + 500;
-	r->prio = (int16_t)(i % 7 ? 100 + (int)(i % 40) : -1);
-	r->prio2 = (int16_t)(120 - (int)(i % 20));
-	r->target_cpu = (uint16_t)((cpu + 1) % NCPU);
-	r->orig_cpu = (uint16_t)cpu;
+	r->prio = (uint8_t)(i % 7 ? 100 + (int)(i % 40) :
+			    SCHED_RELAY_PRIO_DEADLINE);
 	if (r->type == SCHED_RELAY_SWITCH)
 		r->state = states[i % ARRAY_SIZE(states)];
 	snprintf(r->comm, sizeof(r->comm), "%s", comms[i % ARRAY_SIZE(comms)]);
-	if (r->type == SCHED_RELAY_SWITCH || r->type == SCHED_RELAY_FORK)
+	if (r->type == SCHED_RELAY_SWITCH || r->type == SCHED_RELAY_FORK) {
+		r->prio2 = (uint8_t)(120 - (int)(i % 20));
+		r->tgid2 = r->pid2;
 		snprintf(r->comm2, sizeof(r->comm2), "n%u-%u", cpu, i);
+	} else {
+		r->target_cpu = (uint16_t)((cpu + 1) % NCPU);
+		r->orig_cpu = (uint16_t)cpu;
+	}
 }
 
 static void write_recording(const char *path, bool with_gaps)
@@ -236,33 +246,40 @@ static void expected_line(const struct rec_info *ri, unsigned int cpu,
 		snprintf(buf + n, size - n, "sched:sched_switch: "
 			 "{ cpu_id = %u }, { prev_comm = %s, prev_pid = %d, "
 			 "prev_prio = %d, prev_state = %u, next_comm = %s, "
-			 "next_pid = %d, next_prio = %d }", cpu, c1, r->pid,
-			 r->prio, r->state, c2, r->pid2, r->prio2);
+			 "next_pid = %d, next_prio = %d, prev_tgid = %d, "
+			 "next_tgid = %d }", cpu, c1, r->pid,
+			 fields_prio(r->prio), fields_state_bits(r->state), c2,
+			 r->pid2, fields_prio(r->prio2), r->tgid, r->tgid2);
 		break;
 	case SCHED_RELAY_WAKEUP:
 	case SCHED_RELAY_WAKEUP_NEW:
+	case SCHED_RELAY_WAKING:
 		snprintf(buf + n, size - n, "sched:%s: { cpu_id = %u }, "
-			 "{ comm = %s, pid = %d, prio = %d, target_cpu = %u }",
-			 r->type == SCHED_RELAY_WAKEUP ? "sched_wakeup" :
-			 "sched_wakeup_new", cpu, c1, r->pid, r->prio,
-			 r->target_cpu);
+			 "{ comm = %s, pid = %d, prio = %d, target_cpu = %u, "
+			 "tgid = %d }", r->type == SCHED_RELAY_WAKEUP ?
+			 "sched_wakeup" : r->type == SCHED_RELAY_WAKING ?
+			 "sched_waking" : "sched_wakeup_new", cpu, c1, r->pid,
+			 fields_prio(r->prio), r->target_cpu, r->tgid);
 		break;
 	case SCHED_RELAY_MIGRATE:
 		snprintf(buf + n, size - n, "sched:sched_migrate_task: "
 			 "{ cpu_id = %u }, { comm = %s, pid = %d, prio = %d, "
-			 "orig_cpu = %u, dest_cpu = %u }", cpu, c1, r->pid,
-			 r->prio, r->orig_cpu, r->target_cpu);
+			 "orig_cpu = %u, dest_cpu = %u, tgid = %d }", cpu, c1,
+			 r->pid, fields_prio(r->prio), r->orig_cpu,
+			 r->target_cpu, r->tgid);
 		break;
 	case SCHED_RELAY_FORK:
 		snprintf(buf + n, size - n, "sched:sched_process_fork: "
 			 "{ cpu_id = %u }, { parent_comm = %s, parent_pid = %d, "
-			 "child_comm = %s, child_pid = %d }", cpu, c1, r->pid,
-			 c2, r->pid2);
+			 "child_comm = %s, child_pid = %d, parent_tgid = %d, "
+			 "child_tgid = %d }", cpu, c1, r->pid, c2, r->pid2,
+			 r->tgid, r->tgid2);
 		break;
 	default:
 		snprintf(buf + n, size - n, "sched:sched_process_exit: "
-			 "{ cpu_id = %u }, { comm = %s, pid = %d, prio = %d }",
-			 cpu, c1, r->pid, r->prio);
+			 "{ cpu_id = %u }, { comm = %s, pid = %d, prio = %d, "
+			 "tgid = %d }", cpu, c1, r->pid, fields_prio(r->prio),
+			 r->tgid);
 		break;
 	}
 }

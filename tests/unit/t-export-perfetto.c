@@ -65,23 +65,26 @@ struct script_rec {
 	uint8_t type;
 	const char *comm;
 	int32_t pid;
-	int16_t prio;
-	uint32_t state;
+	uint8_t prio;
+	uint8_t state;
 	const char *comm2;
 	int32_t pid2;
-	int16_t prio2;
+	uint8_t prio2;
 };
 
 static const struct script_rec script[] = {
 	{ 1000, SCHED_RELAY_WAKEUP, "w1", 50, 120, 0, "", 0, 0 },
-	{ 2000, SCHED_RELAY_SWITCH, "A", 10, 120, 1, "B", 11, 110 },
+	{ 2000, SCHED_RELAY_SWITCH, "A", 10, 120, SCHED_RELAY_STATE_SLEEPING,
+	  "B", 11, 110 },
 	{ 3000, SCHED_RELAY_WAKEUP, "x", 51, 120, 0, "", 0, 0 },
-	{ 4000, SCHED_RELAY_SWITCH, "B", 11, 110, 0x100, "swapper/0", 0, 120 },
+	{ 4000, SCHED_RELAY_SWITCH, "B", 11, 110, SCHED_RELAY_STATE_PREEMPTED,
+	  "swapper/0", 0, 120 },
 	{ 5000, SCHED_RELAY_SWITCH, "swapper/0", 0, 120, 0, BAD_COMM, 12, 100 },
 	{ 6000, SCHED_RELAY_FORK, BAD_COMM, 12, 100, 0, "kid", 13, 100 },
 	/* 3 dropped and 2 lost here */
 	{ 9000, SCHED_RELAY_MIGRATE, "m", 60, 120, 0, "", 0, 0 },
-	{ 10000, SCHED_RELAY_SWITCH, BAD_COMM, 12, 100, 2, "D", 14, 120 },
+	{ 10000, SCHED_RELAY_SWITCH, BAD_COMM, 12, 100, SCHED_RELAY_STATE_DISK,
+	  "D", 14, 120 },
 	{ 12000, SCHED_RELAY_EXIT, "D", 14, 120, 0, "", 0, 0 },
 };
 
@@ -107,22 +110,29 @@ static void make_record(unsigned int cpu, unsigned int i,
 			struct sched_relay_record *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->cpu = (uint16_t)cpu;
-	r->target_cpu = r->orig_cpu = (uint16_t)cpu;
+	r->event_seq = i;
 	if (cpu == 0) {
 		const struct script_rec *s = &script[i];
+		bool two = s->type == SCHED_RELAY_SWITCH ||
+			   s->type == SCHED_RELAY_FORK;
 
 		r->ts = base_ts + s->dt;
 		r->type = s->type;
 		r->pid = s->pid;
+		r->tgid = s->pid;
 		r->prio = s->prio;
 		r->state = s->state;
 		r->pid2 = s->pid2;
+		r->tgid2 = two ? s->pid2 : 0;
 		r->prio2 = s->prio2;
 		strncpy(r->comm, s->comm, sizeof(r->comm));
-		strncpy(r->comm2, s->comm2, sizeof(r->comm2));
-		if (s->type == SCHED_RELAY_MIGRATE)
-			r->target_cpu = 1;
+		if (two) {
+			strncpy(r->comm2, s->comm2, sizeof(r->comm2));
+		} else {
+			r->target_cpu = r->orig_cpu = (uint16_t)cpu;
+			if (s->type == SCHED_RELAY_MIGRATE)
+				r->target_cpu = 1;
+		}
 		return;
 	}
 	/* 100 us apart: CPU 1 spans two rate bins */
@@ -130,12 +140,18 @@ static void make_record(unsigned int cpu, unsigned int i,
 	r->type = (uint8_t)((i + cpu) % SCHED_RELAY_NR_EVENTS);
 	r->pid = (int32_t)(1000 * cpu + i + 1);
 	r->pid2 = r->pid + 1;
+	r->tgid = r->pid;
 	r->prio = 120;
-	r->prio2 = 120;
-	r->target_cpu = (uint16_t)((cpu + 1) % NCPU);
 	snprintf(r->comm, sizeof(r->comm), "task%u-%u", cpu % 10, i % 100000);
-	snprintf(r->comm2, sizeof(r->comm2), "task%u-%u", cpu % 10,
-		 (i + 1) % 100000);
+	if (r->type == SCHED_RELAY_SWITCH || r->type == SCHED_RELAY_FORK) {
+		r->prio2 = 120;
+		r->tgid2 = r->pid2;
+		snprintf(r->comm2, sizeof(r->comm2), "task%u-%u", cpu % 10,
+			 (i + 1) % 100000);
+	} else {
+		r->target_cpu = (uint16_t)((cpu + 1) % NCPU);
+		r->orig_cpu = (uint16_t)cpu;
+	}
 }
 
 static const struct synth_gap gaps[] = {
@@ -415,17 +431,19 @@ static void test_script_slices(void)
 		   base_ts + 6000);
 	/* the instants carry the kernel's field names */
 	check_fact(&facts, "instant0 %" PRIu64 " sched_wakeup {\"comm\": "
-		   "\"w1\", \"pid\": 50, \"prio\": 120, \"target_cpu\": 0}",
+		   "\"w1\", \"pid\": 50, \"prio\": 120, \"target_cpu\": 0, "
+		   "\"tgid\": 50}",
 		   base_ts + 1000);
 	check_fact(&facts, "instant0 %" PRIu64 " sched_process_fork "
-		   "{\"child_comm\": \"kid\", \"child_pid\": 13, \"parent_comm\":"
-		   " \"bad\\u00ffname\\\"q\", \"parent_pid\": 12}",
+		   "{\"child_comm\": \"kid\", \"child_pid\": 13, \"child_tgid\": "
+		   "13, \"parent_comm\": \"bad\\u00ffname\\\"q\", \"parent_pid\": "
+		   "12, \"parent_tgid\": 12}",
 		   base_ts + 6000);
 	check_fact(&facts, "instant0 %" PRIu64 " sched_migrate_task "
 		   "{\"comm\": \"m\", \"dest_cpu\": 1, \"orig_cpu\": 0, "
-		   "\"pid\": 60, \"prio\": 120}", base_ts + 9000);
+		   "\"pid\": 60, \"prio\": 120, \"tgid\": 60}", base_ts + 9000);
 	check_fact(&facts, "instant0 %" PRIu64 " sched_process_exit "
-		   "{\"comm\": \"D\", \"pid\": 14, \"prio\": 120}",
+		   "{\"comm\": \"D\", \"pid\": 14, \"prio\": 120, \"tgid\": 14}",
 		   base_ts + 12000);
 	check_uint(count(&facts, "instant0 "), ==, 5);
 }
@@ -434,7 +452,7 @@ static void test_bulk_cpus(void)
 {
 	static const char *const names[] = {
 		"sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
-		"sched_process_fork", "sched_process_exit",
+		"sched_process_fork", "sched_process_exit", "sched_waking",
 	};
 	struct sched_relay_record r;
 

@@ -115,13 +115,13 @@ static void test_channel_keys(void)
 	check(keys_prompt(&r.s) != NULL);
 	keys_dispatch(&r.s, 'w');		/* wakeup off */
 	check(keys_prompt(&r.s) == NULL);
-	check_str(written(&r.fc, "events"), "0x3d");
+	check_str(written(&r.fc, "events"), "0x7d");
 	check(strstr(r.s.status, "wakeup off") != NULL);
 	keys_dispatch(&r.s, 'e');
 	keys_dispatch(&r.s, KEY_CODE_ESC);	/* cancelled */
 	check(strstr(r.s.status, "unchanged") != NULL);
 	keys_dispatch(&r.s, 'e');
-	keys_dispatch(&r.s, 'k');		/* no such type */
+	keys_dispatch(&r.s, 'z');		/* no such type */
 	check(r.s.status_error);
 	check(keys_prompt(&r.s) == NULL);
 	keys_dispatch(&r.s, 'o');

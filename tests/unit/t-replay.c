@@ -33,7 +33,7 @@ static void chunk(struct recorder *rec, unsigned int cpu, uint64_t first_ts,
 	for (unsigned int i = 0; i < n; i++) {
 		r[i].ts = first_ts + i * step;
 		r[i].type = (uint8_t)(i % 2);
-		r[i].cpu = (uint16_t)cpu;
+		r[i].event_seq = (uint32_t)i;
 	}
 	recorder_stage(rec, &c);
 	recorder_settle(rec, true);

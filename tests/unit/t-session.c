@@ -238,7 +238,7 @@ static void test_recording_says_it_all(void)
 	check(rs.summary[1].drops_from_stats);
 	check_uint(dropped[0], ==, 0);
 	check_uint(restarts, ==, 2);		/* one per CPU */
-	check_uint(gone, ==, 1);
+	check_uint(gone, ==, 2);		/* one per CPU, in its order */
 	check_uint(configs, >=, 1);		/* the channel came back */
 	record_stream_close(&rs);
 	unlink(record_path);

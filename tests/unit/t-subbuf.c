@@ -55,6 +55,9 @@ static void setup(struct fixture *f, bool overwrite)
 	f->buf = new_buffer();
 	fake_relay_init(&f->relay, f->buf, SUBBUF, NSUB, 2, overwrite, 5);
 	subbuf_reader_init(&f->reader, f->buf, &g, 2);
+	/* the producer's clock bounds what it can have written */
+	f->reader.clock = fake_relay_clock;
+	f->reader.clock_ctx = &f->relay;
 	/* attached before the first event: starts at seq 0 */
 	check(subbuf_reader_sync(&f->reader, true, 0));
 	collect_init(&f->got);
@@ -109,9 +112,13 @@ static void test_header_validation(void)
 	check(!subbuf_header_valid(h, 2));
 	h->hdr_size = sizeof(*h);
 	check(subbuf_header_valid(h, 2));
+	h->seq = SCHED_RELAY_SEQ_BUSY;	/* being set up: not (yet) valid */
+	check(!subbuf_header_valid(h, 2));
+	h->seq = 0;
 	check_uint(h->seq, ==, 0);
 	check_uint(h->generation, ==, 5);
 	check_uint(h->committed, ==, 64);
+	check_uint(h->first_event_seq, ==, 0);
 	teardown(&f);
 }
 
@@ -144,12 +151,16 @@ static void test_records_parsed_in_place(void)
 	check_uint(f.got.nstaged, ==, 3);
 	rec = &f.got.staged[0];
 	check_int(rec->type, ==, SCHED_RELAY_SWITCH);
-	check_int(rec->cpu, ==, 2);
+	check_uint(rec->event_seq, ==, 0);
+	check_uint(f.got.staged[2].event_seq, ==, 2);
 	check_int(rec->pid, ==, 1);
+	check_int(rec->tgid, ==, 0);
 	check_int(rec->pid2, ==, 1000001);
+	check_int(rec->tgid2, ==, 1000001);
 	check_int(rec->prio, ==, 120);
 	check_int(rec->prio2, ==, 100);
-	check_uint(rec->state, ==, 1);
+	check_uint(rec->state, ==, SCHED_RELAY_STATE_SLEEPING);
+	check_uint(f.got.staged[1].target_cpu, ==, 2);
 	check_str(rec->comm, "prev");
 	check_str(rec->comm2, "next");
 	check_int(f.got.staged[1].type, ==, SCHED_RELAY_WAKEUP);
@@ -496,6 +507,9 @@ static void stress(bool overwrite, unsigned int seed)
 	drain(&f);
 	check(f.got.in_order);
 	check_uint(f.got.delivered + f.reader.lost, ==, f.relay.events);
+	/* every record where its number says, every gap counted */
+	check_uint(f.reader.misplaced, ==, 0);
+	check_uint(f.reader.unaccounted, ==, 0);
 	/* drops after the last delivered record leave no gap behind */
 	check_uint(f.got.gaps + (f.relay.next_id - 1 - f.got.last_id), ==,
 		   f.reader.lost + f.relay.full);
@@ -508,6 +522,139 @@ static void stress(bool overwrite, unsigned int seed)
 		check_uint(f.relay.full, >, 0);
 		check_uint(f.got.delivered, ==, f.relay.events);
 	}
+	teardown(&f);
+}
+
+/* A sub-buffer whose header is SEQ_BUSY is not there yet: nothing read,
+ * nothing lost, no restart; once the writer publishes it, it is read. */
+static void test_busy_header_waits(void)
+{
+	struct fixture f;
+	struct sched_relay_header *h1;
+	uint64_t seq;
+
+	setup(&f, true);
+	fake_relay_events(&f.relay, CAP + 2);	/* into sub-buffer 1 */
+	drain(&f);
+	check_uint(f.got.delivered, ==, CAP + 2);
+	fake_relay_events(&f.relay, CAP - 2);	/* fill sub-buffer 1 */
+	h1 = (void *)(f.buf + 2 * SUBBUF);	/* sub-buffer 2 comes next */
+	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);
+	/* the writer is half way through setting up sub-buffer 2 */
+	seq = h1->seq;
+	h1->seq = SCHED_RELAY_SEQ_BUSY;
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2 * CAP);
+	check_uint(f.reader.lost, ==, 0);
+	check_uint(f.reader.restarts, ==, 0);
+	check_uint(f.reader.next_seq, ==, 1);
+	h1->seq = seq;
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2 * CAP + 1);
+	check_uint(f.reader.lost, ==, 0);
+	check_uint(f.reader.misplaced + f.reader.unaccounted, ==, 0);
+	teardown(&f);
+}
+
+static unsigned int give_calls;
+
+static int give_counting(void *ctx, uint64_t n)
+{
+	give_calls++;
+	return fake_relay_consume(ctx, n);
+}
+
+/*
+ * A header whose seq the producer cannot have reached (garbage at our
+ * index, 2^40 laps ahead) is not believed: no 2^40 sub-buffers counted
+ * lost, no 2^40 hand-backs (the old reader counted them and wrote for
+ * ever), and the reader goes on once the header is real again.
+ */
+static void test_bogus_seq_not_believed(void)
+{
+	struct fixture f;
+	struct sched_relay_header *h;
+	uint64_t seq, lost;
+
+	setup(&f, true);
+	fake_relay_events(&f.relay, CAP);	/* sub-buffer 0 full */
+	drain(&f);
+	h = (void *)f.buf;
+	seq = h->seq;
+	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);	/* sub-buffer 1 */
+	drain(&f);
+	lost = f.reader.lost;
+	/* garbage at the reader's next index, as a bit flip would leave */
+	h = (void *)(f.buf + (f.reader.next_seq % NSUB) * SUBBUF);
+	fake_relay_events(&f.relay, CAP - 1);	/* sub-buffer 1 full */
+	fake_relay_events(&f.relay, 1);		/* starts sub-buffer 2 */
+	seq = h->seq;
+	h->seq = seq + ((uint64_t)NSUB << 40);
+	give_calls = 0;
+	for (int i = 0; i < 3; i++) {
+		unsigned int fl;
+
+		do {
+			fl = subbuf_reader_read(&f.reader, &f.sink);
+		} while (fl & SUBBUF_MORE);
+		check_int(subbuf_reader_handback(&f.reader, give_counting,
+						 &f.relay), ==, 0);
+	}
+	check_uint(f.reader.lost, ==, lost);
+	check_uint(f.reader.bogus, >, 0);
+	check_uint(give_calls, <=, 3 * SUBBUF_HANDBACK_WRITES);
+	check_uint(f.reader.handback, <, 2 * NSUB);
+	h->seq = seq;
+	drain(&f);
+	check_uint(f.got.delivered + f.reader.lost, ==, f.relay.events);
+	check(f.got.in_order);
+	teardown(&f);
+}
+
+/* At most SUBBUF_HANDBACK_WRITES write()s a call, whatever is owed. */
+static void test_handback_capped(void)
+{
+	struct fixture f;
+
+	setup(&f, true);
+	fake_relay_events(&f.relay, 100 * NSUB * CAP);
+	f.reader.handback = 1000000;
+	give_calls = 0;
+	check_int(subbuf_reader_handback(&f.reader, give_counting, &f.relay),
+		  ==, 0);
+	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
+	teardown(&f);
+}
+
+/*
+ * Identity: records carry their numbers.  A record with another number
+ * than its place says is "misplaced"; a sub-buffer whose first number
+ * does not follow from the last record and the drops counted between is
+ * "unaccounted" by the difference; honest runs have neither.
+ */
+static void test_identity_checked(void)
+{
+	struct fixture f;
+	struct sched_relay_record *r;
+	struct sched_relay_header *h;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 3);
+	drain(&f);
+	check_uint(f.reader.misplaced, ==, 0);
+	check_uint(f.reader.unaccounted, ==, 0);
+	fake_relay_events(&f.relay, 2);
+	r = (void *)(f.buf + 64 + 4 * 64);	/* the 5th record */
+	r->event_seq += 7;
+	drain(&f);
+	check_uint(f.reader.misplaced, ==, 1);
+	/* sub-buffer 1 claims 5 events more than were dropped */
+	fake_relay_events(&f.relay, CAP - 5);
+	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);
+	h = (void *)(f.buf + SUBBUF);
+	h->first_event_seq += 5;
+	drain(&f);
+	check_uint(f.reader.unaccounted, ==, 5);
 	teardown(&f);
 }
 
@@ -530,6 +677,10 @@ int main(void)
 	TEST(test_sync_without_valid_header(), "a buffer without a valid header is not read");
 	TEST(test_handback_recovers(), "hand-back comes in pieces and recovers from EINVAL");
 	TEST(test_backlog(), "the backlog (fill) is the bytes committed and not read");
+	TEST(test_busy_header_waits(), "a header marked SEQ_BUSY is not there yet");
+	TEST(test_bogus_seq_not_believed(), "a seq the producer cannot have reached is not believed");
+	TEST(test_handback_capped(), "hand-back does a bounded number of writes a call");
+	TEST(test_identity_checked(), "record identity: misplaced and unaccounted events are counted");
 	TEST(stress(false, 1), "random no-overwrite run: all delivered in order, drops exact");
 	TEST(stress(true, 2), "random overwrite run: delivered + lost == produced, exactly");
 	TEST(stress(true, 3), "another random overwrite run");

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-output.c - pins what relaytop does when its output cannot be written,
+ * running the real binary ($RELAYTOP, set by make check) on a fake
+ * channel (fake-channel.c) with a producer writing into it:
+ * - `relaytop --record /dev/full` stops at the first failed write of the
+ *   recording: it exits 1 within a couple of intervals (not at -t),
+ *   naming the file and "No space left on device";
+ * - `relaytop -b | head -1` ends: with SIGPIPE ignored (inherited, as
+ *   some shells and supervisors leave it) the write fails with EPIPE and
+ *   relaytop exits 1 saying so; with SIGPIPE as usual the signal ends it.
+ * Before, both ran on until -t or a signal, writing nothing.
+ * And that a garbage header (a seq 2^40 laps ahead) starts no endless
+ * hand-back: relaytop stays responsive and SIGTERM ends it within an
+ * interval (before, it set out to write ~2^40 hand-backs and a SIGTERM
+ * waited for them).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fake-channel.h"
+#include "test-lib.h"
+#include "util.h"
+
+static const char *relaytop;
+static struct fake_channel fc;
+
+/* Keep the fake producer writing while relaytop runs. */
+static pid_t start_producer(void)
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		for (;;) {
+			/* the buffers only: rewriting the control files
+			 * would race with relaytop reading them */
+			for (unsigned int c = 0; c < fc.ncpus; c++)
+				fake_relay_events(&fc.relay[c], 50);
+			usleep(20000);
+		}
+	}
+	return p;
+}
+
+static void stop(pid_t p)
+{
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+}
+
+/*
+ * Wait for child p at most secs seconds; returns its wait status, or -1
+ * (and kills it) when it is still running then.
+ */
+static int wait_at_most(pid_t p, double secs)
+{
+	uint64_t end = mono_ns() + (uint64_t)(secs * 1e9);
+	int st;
+
+	while (mono_ns() < end) {
+		if (waitpid(p, &st, WNOHANG) == p)
+			return st;
+		usleep(10000);
+	}
+	stop(p);
+	return -1;
+}
+
+static char err_text[4096];
+
+static void read_err(int fd)
+{
+	ssize_t n = pread(fd, err_text, sizeof(err_text) - 1, 0);
+
+	err_text[n > 0 ? n : 0] = '\0';
+}
+
+static void test_record_to_full_disk(void)
+{
+	char errf[] = "/tmp/t-output-err.XXXXXX";
+	int efd = mkstemp(errf), st;
+	uint64_t t0 = mono_ns();
+	pid_t prod, p;
+
+	prod = start_producer();
+	p = fork();
+	if (p == 0) {
+		dup2(efd, STDERR_FILENO);
+		dup2(efd, STDOUT_FILENO);
+		execl(relaytop, relaytop, "-c", fc.dir, "--record", "/dev/full",
+		      "--no-ui", "-d", "0.2", "-t", "30", (char *)NULL);
+		_exit(127);
+	}
+	st = wait_at_most(p, 10);
+	stop(prod);
+	read_err(efd);
+	check_int(st, !=, -1);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	check_uint(mono_ns() - t0, <, 10 * 1000000000ull);
+	check(strstr(err_text, "/dev/full: No space left on device") != NULL);
+	if (test_failed())
+		test_msg("exit status %#x, stderr:\n%s", st, err_text);
+	close(efd);
+	unlink(errf);
+}
+
+/* relaytop -b | head -1, with SIGPIPE ignored or not. */
+static void batch_into_closed_pipe(bool ignore_sigpipe)
+{
+	char errf[] = "/tmp/t-output-err.XXXXXX";
+	int efd = mkstemp(errf), pfd[2], st;
+	char line[256];
+	FILE *in;
+	pid_t prod, p;
+
+	prod = start_producer();	/* first: it must not hold the pipe */
+	if (pipe(pfd)) {
+		stop(prod);
+		return;
+	}
+	p = fork();
+	if (p == 0) {
+		if (ignore_sigpipe)
+			signal(SIGPIPE, SIG_IGN);	/* kept across exec */
+		else
+			signal(SIGPIPE, SIG_DFL);
+		close(pfd[0]);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(efd, STDERR_FILENO);
+		execl(relaytop, relaytop, "-c", fc.dir, "-b", "-d", "0.1",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	in = fdopen(pfd[0], "r");
+	check(fgets(line, sizeof(line), in) != NULL);	/* head -1 */
+	fclose(in);
+	st = wait_at_most(p, 10);
+	stop(prod);
+	read_err(efd);
+	check_int(st, !=, -1);
+	if (ignore_sigpipe) {
+		check(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+		check(strstr(err_text, "standard output: Broken pipe") != NULL);
+	} else {
+		check(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE);
+	}
+	if (test_failed())
+		test_msg("exit status %#x, stderr:\n%s", st, err_text);
+	close(efd);
+	unlink(errf);
+}
+
+static void test_garbage_header_sigterm(void)
+{
+	struct fake_channel g;
+	struct sched_relay_header *h;
+	int st;
+	pid_t p;
+
+	if (!check(fake_channel_create(&g, 1, 4096, 4, true)))
+		return;
+	fake_relay_events(&g.relay[0], 63 + 5);	/* sub-buffers 0 and 1 */
+	h = (void *)(g.map[0] + 4096);
+	h->seq += (uint64_t)4 << 40;		/* index 1, 2^40 laps on */
+	p = fork();
+	if (p == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		execl(relaytop, relaytop, "-c", g.dir, "-b", "-d", "0.2",
+		      (char *)NULL);
+		_exit(127);
+	}
+	usleep(800000);
+	kill(p, SIGTERM);
+	st = wait_at_most(p, 3);
+	check_int(st, !=, -1);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	fake_channel_destroy(&g);
+}
+
+int main(void)
+{
+	relaytop = getenv("RELAYTOP");
+	signal(SIGPIPE, SIG_IGN);	/* ours: fgets' reader closes early */
+	if (!relaytop || !fake_channel_create(&fc, 2, 4096, 4, true)) {
+		TEST(check(false), "RELAYTOP is set (make check) and a fake channel made");
+		return test_done();
+	}
+	TEST(test_record_to_full_disk(), "--record /dev/full stops at the first failed write, exit 1");
+	TEST(batch_into_closed_pipe(true), "-b | head -1 ends on EPIPE (SIGPIPE ignored), exit 1");
+	TEST(batch_into_closed_pipe(false), "-b | head -1 ends by SIGPIPE otherwise");
+	TEST(test_garbage_header_sigterm(), "a garbage seq starts no endless hand-back; SIGTERM ends it");
+	fake_channel_destroy(&fc);
+	return test_done();
+}
