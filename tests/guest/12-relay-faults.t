@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 12-relay-faults.t - pins the kernel series under faults and races (issue
 # 12): a read() that faults loses nothing; relay_reset() racing hand-backs
-# keeps the counters consistent (a 20 s storm); a CPU comes online although
+# keeps the counters consistent (a 60 s storm); a CPU comes online although
 # its buffer file cannot be created (name clash, directory gone); relay_open()
 # racing a CPU coming online gives it a buffer; removing a channel whose
 # directory went first touches no freed node.  relay_faults prints the TAP

@@ -12,7 +12,7 @@
  *    next one returned record 64, poll() said nothing was ready, and the
  *    stream held 0 of the 65 records it should have.
  *  - reset_storm: relay_reset() excludes the consumers of every buffer.  A
- *    no-overwrite channel under a storm of resets and hand-backs (20 s,
+ *    no-overwrite channel under a storm of resets and hand-backs (60 s,
  *    the module's "storm"; it stops at the first violation) keeps
  *    produced >= consumed and at most n_subbufs ready on every CPU, and
  *    keeps accepting records.  Before: a violation within the 20 s (1662
@@ -63,7 +63,7 @@
 #define CTL_DIR		"/sys/kernel/relay_test"
 #define PAGE		4096U
 #define MAX_CPUS	64
-#define STORM_SECS	20
+#define STORM_SECS	60
 
 struct cpu_stats {
 	unsigned long long events, bytes, full, big, produced, consumed;
