@@ -59,61 +59,14 @@
 
 #include "test-lib.h"
 #include "../modules/relay_test.h"
+#include "relay_test_lib.h"
 
-#define CTL_DIR		"/sys/kernel/relay_test"
-#define PAGE		4096U
-#define MAX_CPUS	64
 #define STORM_SECS	60
-
-struct cpu_stats {
-	unsigned long long events, bytes, full, big, produced, consumed;
-};
 
 static unsigned int cpus[MAX_CPUS];
 static unsigned int ncpus;
 
-/* --- helpers (as in relay_sysfs.c) -------------------------------------- */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-__attribute__((format(printf, 2, 3)))
-static int ctl(const char *file, const char *fmt, ...)
-{
-	char path[256], val[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
-	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
-	return write_file(path, val);
-}
+/* --- helpers of this test (shared ones: relay_test_lib.h) --------------- */
 
 /* The first line of a control file, without the newline; "" on error. */
 static const char *ctl_read(const char *file)
@@ -151,56 +104,6 @@ static bool put(unsigned int cpu, unsigned long count, unsigned int size)
 	return check_int(ret, ==, 0);
 }
 
-static bool get_stats(unsigned int cpu, struct cpu_stats *st)
-{
-	char line[256];
-	unsigned int c;
-	bool found = false;
-	FILE *f = fopen(CTL_DIR "/stats", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu", &c,
-			   &st->events, &st->bytes, &st->full, &st->big,
-			   &st->produced, &st->consumed) == 7 && c == cpu) {
-			found = true;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-static unsigned int online_cpus(unsigned int *list)
-{
-	unsigned int n = 0, a, b;
-	char buf[256], *p = buf;
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		if (f)
-			fclose(f);
-		return 0;
-	}
-	fclose(f);
-	while (*p && *p != '\n') {
-		int used = 0;
-
-		if (sscanf(p, "%u-%u%n", &a, &b, &used) != 2) {
-			if (sscanf(p, "%u%n", &a, &used) != 1)
-				break;
-			b = a;
-		}
-		for (; a <= b && n < MAX_CPUS; a++)
-			list[n++] = a;
-		p += used;
-		if (*p == ',')
-			p++;
-	}
-	return n;
-}
-
 static int set_online(unsigned int cpu, int on)
 {
 	char path[96];
@@ -216,58 +119,6 @@ static bool buf_file_exists(unsigned int cpu)
 
 	snprintf(path, sizeof(path), CTL_DIR "/cpu%u", cpu);
 	return stat(path, &st) == 0;
-}
-
-static ssize_t read_all(int fd, uint8_t *buf, size_t cap, size_t chunk)
-{
-	size_t got = 0;
-
-	while (got < cap) {
-		size_t want = cap - got < chunk ? cap - got : chunk;
-		ssize_t n = read(fd, buf + got, want);
-
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += n;
-	}
-	return got;
-}
-
-static bool record_ok(const uint8_t *p, unsigned int cpu, uint64_t seq,
-		      unsigned int size)
-{
-	struct relay_test_record hdr;
-	unsigned int i;
-
-	memcpy(&hdr, p, sizeof(hdr));
-	if (hdr.magic != RELAY_TEST_MAGIC || hdr.cpu != cpu ||
-	    hdr.size != size || hdr.seq != seq || hdr.zero ||
-	    hdr.sum != relay_test_sum(cpu, seq, size)) {
-		test_msg("bad record: magic %#x cpu %u size %u seq %llu, expected cpu %u size %u seq %llu",
-			 hdr.magic, hdr.cpu, hdr.size,
-			 (unsigned long long)hdr.seq, cpu, size,
-			 (unsigned long long)seq);
-		return false;
-	}
-	for (i = 0; i + sizeof(hdr) < size; i++)
-		if (p[sizeof(hdr) + i] != relay_test_byte(cpu, seq, i))
-			return false;
-	return true;
-}
-
-static bool stream_ok(const uint8_t *p, size_t len, unsigned int cpu,
-		      uint64_t first, size_t count, unsigned int size)
-{
-	size_t i;
-
-	if (!check_uint(len, ==, count * size))
-		return false;
-	for (i = 0; i < count; i++)
-		if (!record_ok(p + i * size, cpu, first + i, size))
-			return false;
-	return true;
 }
 
 /* Kernel log lines that contain @needle. */
@@ -344,7 +195,7 @@ static void test_read_fault(void)
 	check_int(got, ==, 100);
 	if (got < 0)
 		got = 0;
-	n = read_all(pfd.fd, data + got, sizeof(data) - got, 1000);
+	n = read_all(pfd.fd, data + got, sizeof(data) - got, 1000, NULL);
 	if (check_int(n, >=, 0))
 		stream_ok(data, got + n, cpu, 0, 65, 64);
 	munmap(area, 2 * PAGE);
@@ -381,7 +232,7 @@ static void test_reset_storm(void)
 
 	/* afterwards every buffer takes 4 records and drops nothing */
 	for (i = 0; i < ncpus; i++) {
-		if (!put(cpus[i], 4, 64) || !check(get_stats(cpus[i], &st)))
+		if (!put(cpus[i], 4, 64) || !check(get_stats("stats", cpus[i], &st)))
 			continue;
 		check_uint(st.events, ==, 4);
 		check_uint(st.full, ==, 0);
@@ -416,8 +267,8 @@ static void test_hotplug_clash(void)
 		test_msg("cpu%u/online: %s", cpu, strerror(-r));
 	check_int(r, ==, 0);
 	/* the buffer is there and takes records, without its file */
-	if (check(get_stats(cpu, &st)) && put(cpu, 10, 64) &&
-	    check(get_stats(cpu, &st)))
+	if (check(get_stats("stats", cpu, &st)) && put(cpu, 10, 64) &&
+	    check(get_stats("stats", cpu, &st)))
 		check_uint(st.events, ==, 10);
 	check_int(log_count(needle), ==, before + 1);
 	check_int(log_splats(), ==, splats);
@@ -469,8 +320,8 @@ static void test_open_hotplug_race(void)
 		 "finished" : "waited", cpu);
 	check(buf_file_exists(cpu));
 	/* only write where there is a buffer: relay_write() would oops */
-	if (check(get_stats(cpu, &st)) && put(cpu, 10, 64) &&
-	    check(get_stats(cpu, &st)))
+	if (check(get_stats("stats", cpu, &st)) && put(cpu, 10, 64) &&
+	    check(get_stats("stats", cpu, &st)))
 		check_uint(st.events, ==, 10);
 out_online:
 	set_online(cpu, 1);
