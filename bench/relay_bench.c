@@ -94,11 +94,11 @@ static void bench_fill_record(struct sched_relay_record *rec)
 	memset(rec, 0, sizeof(*rec));
 	rec->ts = ktime_get_mono_fast_ns();
 	rec->type = SCHED_RELAY_WAKEUP;
-	rec->cpu = raw_smp_processor_id();
 	rec->pid = current->pid;
-	rec->prio = current->prio;
-	rec->target_cpu = rec->cpu;
-	rec->orig_cpu = rec->cpu;
+	rec->tgid = current->tgid;
+	rec->prio = current->prio < 0 ? SCHED_RELAY_PRIO_DEADLINE : current->prio;
+	rec->target_cpu = raw_smp_processor_id();
+	rec->orig_cpu = rec->target_cpu;
 	memcpy(rec->comm, current->comm, SCHED_RELAY_COMM_LEN);
 }
 

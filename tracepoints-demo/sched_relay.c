@@ -2,10 +2,11 @@
 /*
  * sched_relay - scheduler events into a relay channel exposed in sysfs
  *
- * The module hooks the scheduler tracepoints (sched_switch, sched_wakeup,
- * sched_wakeup_new, sched_migrate_task, sched_process_fork and
- * sched_process_exit) and writes one 64-byte struct sched_relay_record per
- * event into the buffer of the CPU the event happens on.  The channel is a
+ * The module hooks the scheduler tracepoints (sched_switch, sched_waking,
+ * sched_wakeup, sched_wakeup_new, sched_migrate_task, sched_process_fork
+ * and sched_process_exit), which it finds by name, and writes one 64-byte
+ * struct sched_relay_record per event into the buffer of the CPU the event
+ * happens on.  The channel is a
  * sysfs relay attribute, so user space finds it, and the knobs that control
  * it, in one directory:
  *
@@ -38,11 +39,18 @@
  * The header is written by relay's subbuf_start callback whenever relay
  * moves to a new sub-buffer (and when the channel is created or reset):
  * magic, version, the CPU, the sub-buffer's sequence number (relay's
- * subbufs_produced, zeroed by a reset), the generation, and the events
- * dropped on this CPU so far.  In no-overwrite mode the callback refuses a
- * full buffer without touching it, and relay counts the event as dropped
- * (stats.full); in overwrite mode it always accepts and readers notice
- * overwritten sub-buffers by their changed seq, which is stored first.
+ * subbufs_produced, zeroed by a reset), the generation, the events dropped
+ * on this CPU so far and the number of its first event.  The header is a
+ * seqlock: seq is SCHED_RELAY_SEQ_BUSY while the rest is written and is
+ * published last, with release semantics.  In no-overwrite mode the
+ * callback refuses a full buffer without touching it, and relay counts the
+ * event as dropped (stats.full); in overwrite mode it always accepts and
+ * readers notice overwritten sub-buffers by their changed seq.
+ *
+ * Every event a probe sees while there is a channel gets the next number
+ * of its CPU's count (sched_relay_event_seq), whether relay keeps or drops
+ * it; the record holds its low 32 bits.  So readers see where events are
+ * missing and how many, and a record delivered twice.
  *
  * Probes are attached only for the event types being recorded, none while
  * disabled, so what is not recorded costs the scheduler nothing.
@@ -114,7 +122,16 @@ static const char *const sched_relay_event_names[SCHED_RELAY_NR_EVENTS] = {
 	[SCHED_RELAY_MIGRATE]		= "migrate",
 	[SCHED_RELAY_FORK]		= "fork",
 	[SCHED_RELAY_EXIT]		= "exit",
+	[SCHED_RELAY_WAKING]		= "waking",
 };
+
+/*
+ * Events this CPU's probes saw since the channel was created or reset,
+ * written or dropped: the next record's event number.  Read and advanced
+ * on the write path with interrupts off, read by subbuf_start on the same
+ * CPU, zeroed with the writers stopped.
+ */
+static DEFINE_PER_CPU(u64, sched_relay_event_seq);
 
 /* What the write path reads: kept apart from the configuration. */
 static struct {
@@ -156,7 +173,7 @@ MODULE_PARM_DESC(enabled, "record from the start (1)");
 
 static unsigned int param_events = SCHED_RELAY_ALL_EVENTS;
 module_param_named(events, param_events, uint, 0);
-MODULE_PARM_DESC(events, "mask of event types to record, 0x0..0x3f (0x3f)");
+MODULE_PARM_DESC(events, "mask of event types to record, 0x0..0x7f (0x7f)");
 
 /*
  * Relay callback: start a sub-buffer.  Runs on the write path (buffer's CPU,
@@ -171,11 +188,12 @@ static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 	if (!READ_ONCE(sched_relay.overwrite) && relay_buf_full(buf))
 		return 0;
 
-	WRITE_ONCE(hdr->seq, buf->subbufs_produced);
+	/* The header is a seqlock (include/uapi/sched_relay.h). */
+	WRITE_ONCE(hdr->seq, SCHED_RELAY_SEQ_BUSY);
 	/*
-	 * A reader may still be parsing this sub-buffer in overwrite mode:
-	 * publish the new seq before anything else in it changes.  Pairs with
-	 * the reader's smp_rmb() before it checks seq again.
+	 * A reader may still be copying this sub-buffer's previous lap in
+	 * overwrite mode: busy before anything in it changes.  Pairs with the
+	 * reader's smp_rmb() before it checks seq again.
 	 */
 	smp_wmb();
 	hdr->magic = SCHED_RELAY_MAGIC;
@@ -186,21 +204,30 @@ static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 	hdr->first_ts = 0;
 	hdr->dropped = buf->stats.full + buf->stats.big;
 	hdr->generation = READ_ONCE(sched_relay.generation);
-	memset(hdr->reserved, 0, sizeof(hdr->reserved));
+	hdr->reserved = 0;
+	/* the event being reserved (the write path has not counted it yet) */
+	hdr->first_event_seq = per_cpu(sched_relay_event_seq, buf->cpu);
 	WRITE_ONCE(hdr->committed, SCHED_RELAY_HDR_SIZE);
 	subbuf_start_reserve(buf, SCHED_RELAY_HDR_SIZE);
+	/*
+	 * Publish: the header above, and the previous sub-buffer's last
+	 * committed, before seq.  Pairs with the reader's smp_load_acquire()
+	 * of seq.
+	 */
+	smp_store_release(&hdr->seq, buf->subbufs_produced);
 	return 1;
 }
 
 /*
- * Reserve a record in this CPU's buffer.  On success interrupts are off
- * until sched_relay_commit(): if the caller did not have them off already
- * (@irqs_off), they are disabled here and the state saved in *flags.  NULL
- * if there is no channel or relay dropped the event.
+ * Reserve a record in this CPU's buffer and give the event its number
+ * (*seq), counted whether relay keeps or drops it.  On success interrupts
+ * are off until sched_relay_commit(): if the caller did not have them off
+ * already (@irqs_off), they are disabled here and the state saved in
+ * *flags.  NULL if there is no channel or relay dropped the event.
  */
 static __always_inline struct sched_relay_record *
 sched_relay_reserve(struct rchan_buf **bufp, unsigned long *flags,
-		    bool irqs_off)
+		    bool irqs_off, u64 *seq)
 {
 	struct sched_relay_record *rec;
 	struct rchan *chan;
@@ -212,7 +239,10 @@ sched_relay_reserve(struct rchan_buf **bufp, unsigned long *flags,
 		lockdep_assert_irqs_disabled();
 	else
 		local_irq_save(*flags);
+	/* a sub-buffer started by this reserve reads the number too */
+	*seq = __this_cpu_read(sched_relay_event_seq);
 	rec = relay_reserve(chan, SCHED_RELAY_REC_SIZE);
+	__this_cpu_write(sched_relay_event_seq, *seq + 1);
 	if (unlikely(!rec)) {
 		if (!irqs_off)
 			local_irq_restore(*flags);
@@ -220,6 +250,12 @@ sched_relay_reserve(struct rchan_buf **bufp, unsigned long *flags,
 	}
 	*bufp = *this_cpu_ptr(chan->buf);
 	return rec;
+}
+
+/* A task's prio as a record holds it. */
+static __always_inline u8 sched_relay_prio(int prio)
+{
+	return prio < 0 ? SCHED_RELAY_PRIO_DEADLINE : prio;
 }
 
 /* Make a filled record visible to mmap readers; undo what reserve did. */
@@ -259,48 +295,46 @@ static __always_inline void sched_relay_log(enum sched_relay_event_type type,
 	struct sched_relay_record *rec;
 	struct rchan_buf *buf;
 	unsigned long flags = 0;
-	u16 cpu;
+	u64 seq;
 
 	if (!(READ_ONCE(sched_relay_hot.mask) & BIT(type)))
 		return;
-	rec = sched_relay_reserve(&buf, &flags, irqs_off);
+	rec = sched_relay_reserve(&buf, &flags, irqs_off, &seq);
 	if (!rec)
 		return;
 
-	cpu = buf->cpu;
 	rec->ts = ktime_get_mono_fast_ns();
+	rec->event_seq = (u32)seq;
 	rec->type = type;
-	rec->flags = 0;
-	rec->cpu = cpu;
 	rec->state = state;
+	rec->prio = sched_relay_prio(p->prio);
 	rec->pid = p->pid;
-	rec->prio = p->prio;
-	rec->target_cpu = target_cpu < 0 ? cpu : target_cpu;
-	rec->orig_cpu = orig_cpu < 0 ? cpu : orig_cpu;
+	rec->tgid = p->tgid;
 	memcpy(rec->comm, p->comm, SCHED_RELAY_COMM_LEN);
 	if (p2) {
+		rec->prio2 = sched_relay_prio(p2->prio);
 		rec->pid2 = p2->pid;
-		rec->prio2 = p2->prio;
+		rec->tgid2 = p2->tgid;
 		memcpy(rec->comm2, p2->comm, SCHED_RELAY_COMM_LEN);
 	} else {
-		rec->pid2 = 0;
 		rec->prio2 = 0;
-		memset(rec->comm2, 0, SCHED_RELAY_COMM_LEN);
+		rec->pid2 = 0;
+		rec->tgid2 = 0;
+		rec->target_cpu = target_cpu < 0 ? buf->cpu : target_cpu;
+		rec->orig_cpu = orig_cpu < 0 ? buf->cpu : orig_cpu;
+		memset(rec->reserved, 0, sizeof(rec->reserved));
 	}
 	sched_relay_commit(buf, rec, flags, irqs_off);
 }
 
-/* prev_state as the sched_switch trace event reports it. */
+/* prev_state as the sched_switch trace event reports it (its letter). */
 static __always_inline u32 sched_relay_switch_state(bool preempt,
 						    unsigned int prev_state,
 						    const struct task_struct *prev)
 {
-	unsigned int state;
-
 	if (preempt)
-		return TASK_REPORT_MAX;
-	state = __task_state_index(prev_state, prev->exit_state);
-	return state ? 1U << (state - 1) : 0;
+		return SCHED_RELAY_STATE_PREEMPTED;
+	return __task_state_index(prev_state, prev->exit_state);
 }
 
 static void sched_relay_probe_switch(void *data, bool preempt,
@@ -316,6 +350,12 @@ static void sched_relay_probe_switch(void *data, bool preempt,
 static void sched_relay_probe_wakeup(void *data, struct task_struct *p)
 {
 	sched_relay_log(SCHED_RELAY_WAKEUP, p, NULL, 0, task_cpu(p), -1,
+			irqs_disabled());
+}
+
+static void sched_relay_probe_waking(void *data, struct task_struct *p)
+{
+	sched_relay_log(SCHED_RELAY_WAKING, p, NULL, 0, task_cpu(p), -1,
 			irqs_disabled());
 }
 
@@ -344,31 +384,73 @@ static void sched_relay_probe_exit(void *data, struct task_struct *p)
 	sched_relay_log(SCHED_RELAY_EXIT, p, NULL, 0, -1, -1, irqs_disabled());
 }
 
+/*
+ * The tracepoint and probe of each event type.  The tracepoints are found
+ * by name (for_each_kernel_tracepoint()), as
+ * samples/trace_events/trace_custom_sched.c does, so that the kernel need
+ * not export them to modules; check_trace_callback_type_*() checks each
+ * probe's prototype against its tracepoint at build time.
+ */
+static struct sched_relay_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} sched_relay_tps[SCHED_RELAY_NR_EVENTS] = {
+	[SCHED_RELAY_SWITCH]	 = { "sched_switch", sched_relay_probe_switch },
+	[SCHED_RELAY_WAKEUP]	 = { "sched_wakeup", sched_relay_probe_wakeup },
+	[SCHED_RELAY_WAKEUP_NEW] = { "sched_wakeup_new", sched_relay_probe_wakeup_new },
+	[SCHED_RELAY_MIGRATE]	 = { "sched_migrate_task", sched_relay_probe_migrate },
+	[SCHED_RELAY_FORK]	 = { "sched_process_fork", sched_relay_probe_fork },
+	[SCHED_RELAY_EXIT]	 = { "sched_process_exit", sched_relay_probe_exit },
+	[SCHED_RELAY_WAKING]	 = { "sched_waking", sched_relay_probe_waking },
+};
+
+static void __init sched_relay_check_probes(void)
+{
+	check_trace_callback_type_sched_switch(sched_relay_probe_switch);
+	check_trace_callback_type_sched_wakeup(sched_relay_probe_wakeup);
+	check_trace_callback_type_sched_wakeup_new(sched_relay_probe_wakeup_new);
+	check_trace_callback_type_sched_migrate_task(sched_relay_probe_migrate);
+	check_trace_callback_type_sched_process_fork(sched_relay_probe_fork);
+	check_trace_callback_type_sched_process_exit(sched_relay_probe_exit);
+	check_trace_callback_type_sched_waking(sched_relay_probe_waking);
+	/* switch states are __task_state_index() values, "RSDTtXZPI" */
+	BUILD_BUG_ON(ilog2(TASK_REPORT_IDLE) + 1 != SCHED_RELAY_STATE_IDLE);
+}
+
+static void __init sched_relay_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	int type;
+
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++)
+		if (!strcmp(tp->name, sched_relay_tps[type].name))
+			sched_relay_tps[type].tp = tp;
+}
+
+/* Find every tracepoint; -ENOENT (and which) if the kernel lacks one. */
+static int __init sched_relay_find_tracepoints(void)
+{
+	int type;
+
+	sched_relay_check_probes();
+	for_each_kernel_tracepoint(sched_relay_find_tracepoint, NULL);
+	for (type = 0; type < SCHED_RELAY_NR_EVENTS; type++) {
+		if (!sched_relay_tps[type].tp) {
+			pr_err("no tracepoint %s in this kernel\n",
+			       sched_relay_tps[type].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
 /* Attach (@on) or detach the probe of one event type. */
 static int sched_relay_attach(enum sched_relay_event_type type, bool on)
 {
-	switch (type) {
-	case SCHED_RELAY_SWITCH:
-		return on ? register_trace_sched_switch(sched_relay_probe_switch, NULL) :
-			    unregister_trace_sched_switch(sched_relay_probe_switch, NULL);
-	case SCHED_RELAY_WAKEUP:
-		return on ? register_trace_sched_wakeup(sched_relay_probe_wakeup, NULL) :
-			    unregister_trace_sched_wakeup(sched_relay_probe_wakeup, NULL);
-	case SCHED_RELAY_WAKEUP_NEW:
-		return on ? register_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL) :
-			    unregister_trace_sched_wakeup_new(sched_relay_probe_wakeup_new, NULL);
-	case SCHED_RELAY_MIGRATE:
-		return on ? register_trace_sched_migrate_task(sched_relay_probe_migrate, NULL) :
-			    unregister_trace_sched_migrate_task(sched_relay_probe_migrate, NULL);
-	case SCHED_RELAY_FORK:
-		return on ? register_trace_sched_process_fork(sched_relay_probe_fork, NULL) :
-			    unregister_trace_sched_process_fork(sched_relay_probe_fork, NULL);
-	case SCHED_RELAY_EXIT:
-		return on ? register_trace_sched_process_exit(sched_relay_probe_exit, NULL) :
-			    unregister_trace_sched_process_exit(sched_relay_probe_exit, NULL);
-	default:
-		return -EINVAL;
-	}
+	const struct sched_relay_tracepoint *t = &sched_relay_tps[type];
+
+	return on ? tracepoint_probe_register(t->tp, t->probe, NULL) :
+		    tracepoint_probe_unregister(t->tp, t->probe, NULL);
 }
 
 /* --- configuration (process context, sched_relay.lock held) --- */
@@ -453,10 +535,31 @@ static bool sched_relay_geometry_valid(unsigned long size, unsigned long n)
 	       n >= SCHED_RELAY_MIN_SUBBUFS && n <= SCHED_RELAY_MAX_SUBBUFS;
 }
 
+/*
+ * Number events from 0 again on every CPU: before relay starts the first
+ * sub-buffers of a new or reset channel (their first_event_seq).  With
+ * the writers stopped.
+ */
+static void sched_relay_zero_event_seqs(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu(sched_relay_event_seq, cpu) = 0;
+}
+
+/* Empty every buffer and zero its counters; with the writers stopped. */
+static void sched_relay_empty_channel(void)
+{
+	sched_relay_zero_event_seqs();
+	relay_reset(sched_relay.chan);
+}
+
 static int sched_relay_create_channel(size_t size, size_t n)
 {
 	int err;
 
+	sched_relay_zero_event_seqs();
 	sched_relay.rattr.subbuf_size = size;
 	sched_relay.rattr.n_subbufs = n;
 	err = sysfs_create_relay_file(sched_relay.kobj, &sched_relay.rattr);
@@ -518,7 +621,7 @@ static void sched_relay_reset_channel(void)
 {
 	sched_relay_stop_writers();
 	sched_relay_bump_generation();
-	relay_reset(sched_relay.chan);
+	sched_relay_empty_channel();
 	sched_relay_start_writers();
 }
 
@@ -730,7 +833,7 @@ static ssize_t overwrite_store(struct kobject *kobj, struct kobj_attribute *attr
 		sched_relay_stop_writers();
 		WRITE_ONCE(sched_relay.overwrite, val);
 		sched_relay_bump_generation();
-		relay_reset(sched_relay.chan);
+		sched_relay_empty_channel();
 		sched_relay_start_writers();
 		sched_relay_notify(attr->attr.name);
 	}
@@ -930,6 +1033,9 @@ static int __init sched_relay_init(void)
 		pr_err("events must be a mask within 0x%x\n", SCHED_RELAY_ALL_EVENTS);
 		return -EINVAL;
 	}
+	err = sched_relay_find_tracepoints();
+	if (err)
+		return err;
 
 	sched_relay.enabled = param_enabled;
 	sched_relay.events = param_events;

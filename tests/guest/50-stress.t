@@ -32,7 +32,7 @@ step_config() {
 	0) echo $((4096 << (i % 4))) > $D/subbuf_size ;;
 	1) echo $((2 + i % 7)) > $D/n_subbufs ;;
 	2) echo $((i % 2)) > $D/overwrite ;;
-	3) echo $(( (i * 7) % 64 )) > $D/events ;;
+	3) echo $(( (i * 7) % 128 )) > $D/events ;;
 	4) echo $((i % 2)) > $D/enabled ;;
 	esac
 }
@@ -48,7 +48,7 @@ scenario() {
 	lg=$!
 	relaytop --record /tmp/rec.bin --no-ui > /tmp/rt.out 2>&1 &
 	rt=$!
-	sleep 1
+	t_wait 120 grep -q 'recording to' /tmp/rt.out
 	i=0
 	end=$(($(date +%s) + SECS))
 	while [ "$(date +%s)" -lt $end ]; do
@@ -79,13 +79,14 @@ readers() {
 	echo 0 > $D/enabled
 	echo 1 > $D/reset
 	rm -f /tmp/rec1.bin /tmp/rec2.bin
-	relaytop --record /tmp/rec1.bin --no-ui -t $((SECS + 6)) > /tmp/rt1.out 2>&1 &
+	relaytop --record /tmp/rec1.bin --no-ui > /tmp/rt1.out 2>&1 &
 	r1=$!
-	relaytop --record /tmp/rec2.bin --no-ui -d 0.5 -t $((SECS + 6)) > /tmp/rt2.out 2>&1 &
+	relaytop --record /tmp/rec2.bin --no-ui -d 0.5 > /tmp/rt2.out 2>&1 &
 	r2=$!
 	relaytop -b -d 1 -t $((SECS + 4)) > /tmp/rtb.out 2>&1 &
 	rb=$!
-	sleep 1
+	t_wait 120 grep -q 'recording to' /tmp/rt1.out
+	t_wait 120 grep -q 'recording to' /tmp/rt2.out
 	echo 1 > $D/enabled
 	/usr/bin/loadgen > /dev/null 2>&1 &
 	lg=$!
@@ -98,8 +99,8 @@ readers() {
 	done
 	kill $lg 2>/dev/null; wait $lg 2>/dev/null
 	echo 0 > $D/enabled	# the counters stand still once this returns
-	sleep 2			# both recorders read again (1 s, 0.5 s ticks)
 	cp $D/stats /tmp/stats.txt
+	# (relaytop reads what was committed when SIGTERM ends it, below)
 	echo "# scenario readers: $i read() passes over cpu0..cpu3 in ${SECS}s, $(grep -c '^# relaytop ' /tmp/rtb.out) relaytop -b blocks"
 	for p in $r1 $r2; do
 		kill -TERM $p 2>/dev/null

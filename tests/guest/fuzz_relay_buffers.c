@@ -10,8 +10,9 @@
  * hotplug and module unload and reload.  A mapping may fault (SIGBUS) only
  * when its file was removed since it was mapped.  Afterwards the channel
  * must still record: every CPU's stream read back with read() has
- * consecutive headers and well-formed records, exactly as many as stats
- * says were produced.
+ * consecutive headers, well-formed records with consecutive event numbers
+ * (gaps only where drops were counted), exactly as many as stats says
+ * were produced.
  *
  *   fuzz_relay_buffers SEED OPS SECONDS AT_LEAST [WORKERS]
  *
@@ -108,6 +109,7 @@ static const char *errno_name(int e)
 	case EBUSY: return "EBUSY";
 	case ENOMEM: return "ENOMEM";
 	case ERANGE: return "ERANGE";
+	case ESPIPE: return "ESPIPE";
 	default: return NULL;
 	}
 }
@@ -161,7 +163,8 @@ static const int mmap_errs[] = { EACCES, 0 };
 static const int mmap_bad_errs[] = { EACCES, EPERM, EINVAL, 0 };
 static const int mprotect_errs[] = { EACCES, 0 };
 static const int none[] = { 0 };
-static const int lseek_errs[] = { EINVAL, 0 };
+/* the buffer files are not seekable (a faulting read() keeps its place) */
+static const int espipe[] = { ESPIPE, 0 };
 static const int epoll_errs[] = { EEXIST, ENOENT, 0 };
 /* a reset with no channel (after a failed re-creation) */
 static const int reset_errs[] = { ENODEV, 0 };
@@ -281,10 +284,16 @@ static void op_read(struct worker *w, bool positioned)
 
 	if (i < 0)
 		return;
-	n = positioned ? pread(w->fd[i], at, len, (off_t)rnd_below(1 << 20)) :
-			 read(w->fd[i], at, len);
-	tally_r(positioned ? OP_PREAD : OP_READ, n < 0 ? errno : 0, read_errs,
-		stale(w, i));
+	if (positioned) {
+		n = pread(w->fd[i], at, len, (off_t)rnd_below(1 << 20));
+		if (n >= 0)
+			fail(OP_PREAD, "pread() of a file that is not seekable succeeded");
+		else
+			tally(OP_PREAD, errno, espipe);
+		return;
+	}
+	n = read(w->fd[i], at, len);
+	tally_r(OP_READ, n < 0 ? errno : 0, read_errs, stale(w, i));
 	if (n > (ssize_t)len)
 		fail(OP_READ, "read returned more than asked");
 }
@@ -515,7 +524,10 @@ static void op_lseek(struct worker *w)
 
 	if (i < 0)
 		return;
-	tally(OP_LSEEK, lseek(w->fd[i], to, SEEK_SET) < 0 ? errno : 0, lseek_errs);
+	if (lseek(w->fd[i], to, SEEK_SET) >= 0)
+		fail(OP_LSEEK, "lseek() of a file that is not seekable succeeded");
+	else
+		tally(OP_LSEEK, errno, espipe);
 }
 
 static void worker_op(struct worker *w, unsigned int depth);
@@ -671,7 +683,6 @@ static void controller_op(void)
 
 static bool records_read_back(void)
 {
-	static char buf[8 * 65536];
 	struct sr_stats st;
 	bool good = true;
 	pid_t lg;
@@ -688,48 +699,31 @@ static bool records_read_back(void)
 	if (!sr_set("enabled", "0") || sr_read_stats(&st))
 		return false;
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		int fd = sr_open_buffer((int)cpu, O_RDONLY);
-		size_t len = 0, off, records = 0;
-		uint64_t seq = 0, last_ts = 0;
-		ssize_t n;
+		struct sr_parse p;
+		void *data = NULL;
+		ssize_t len = sr_read_buffer((int)cpu, &data);
 
-		if (fd < 0) {
-			test_msg("cpu%u: %s", cpu, strerror(errno));
+		if (len < 0) {
+			test_msg("cpu%u: %s", cpu, strerror((int)-len));
 			return false;
 		}
-		while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
-			len += (size_t)n;
-		close(fd);
-		for (off = 0; off < len;) {
-			const struct sched_relay_header *h = (const void *)(buf + off);
-			const char *why = sr_header_problem(h, cpu, 65536);
-
-			if (!why && h->seq != seq)
-				why = "sub-buffers not consecutive";
-			if (!why && off + h->committed > len)
-				why = "sub-buffer cut short";
-			for (size_t r = SR_HDR; !why && r < h->committed; r += SR_REC) {
-				const struct sched_relay_record *rec = (const void *)(buf + off + r);
-
-				why = sr_record_problem(rec, cpu, nr_cpus);
-				if (!why && rec->ts < last_ts)
-					why = "timestamps go back";
-				last_ts = rec->ts;
-				records++;
-			}
-			if (why) {
-				test_msg("cpu%u sub-buffer %" PRIu64 ": %s", cpu, seq, why);
-				good = false;
-				break;
-			}
-			off += h->committed;
-			seq++;
-		}
-		if (good && (st.cpu[cpu].produced != records || !records)) {
-			test_msg("cpu%u: %zu records read back, stats says %" PRIu64 " produced",
-				 cpu, records, st.cpu[cpu].produced);
+		/* consecutive headers and event numbers, well-formed records */
+		sr_parse_init(&p, cpu, nr_cpus, 65536, 0);
+		if (!sr_parse_stream(&p, data, (size_t)len)) {
+			test_msg("%s", p.problem);
+			good = false;
+		} else if (p.first_seq || !p.records || st.cpu[cpu].produced != p.records ||
+			   /* drops after the last header (a full buffer) are in no header */
+			   p.next_event != st.cpu[cpu].produced + p.last_dropped ||
+			   st.cpu[cpu].dropped < p.last_dropped) {
+			test_msg("cpu%u: %" PRIu64 " records from sub-buffer %" PRIu64
+				 ", next event %" PRIu64 "; stats: %" PRIu64
+				 " produced, %" PRIu64 " dropped", cpu, p.records,
+				 p.first_seq, p.next_event, st.cpu[cpu].produced,
+				 st.cpu[cpu].dropped);
 			good = false;
 		}
+		free(data);
 	}
 	sr_set("enabled", "1");
 	return good;

@@ -16,7 +16,7 @@
 #define _GNU_SOURCE
 #include "sched_relay_test.h"
 
-#define ALL_NAMES "switch wakeup wakeup_new migrate fork exit"
+#define ALL_NAMES "switch wakeup wakeup_new migrate fork exit waking"
 
 struct accept_case {
 	const char *file;
@@ -46,8 +46,10 @@ static const struct accept_case accepted[] = {
 	{ "events", "0x3", "switch wakeup" },
 	{ "events", "12\n", "wakeup_new migrate" },
 	{ "events", "0x0", "" },
-	{ "events", "0X3F", ALL_NAMES },
-	{ "events", "63", ALL_NAMES },		/* same value: no change */
+	{ "events", "waking,wakeup", "wakeup waking" },
+	{ "events", "0x40", "waking" },
+	{ "events", "0X7F", ALL_NAMES },
+	{ "events", "127", ALL_NAMES },		/* same value: no change */
 	{ "subbuf_size", "4096", "4096" },
 	{ "subbuf_size", "4194304\n", "4194304" },
 	{ "subbuf_size", "8192", "8192" },
@@ -78,11 +80,11 @@ static const struct refuse_case refused[] = {
 	{ "events", "switch\n\n", 0, EINVAL },
 	{ "events", "\n", 0, EINVAL },
 	{ "events", ",", 0, EINVAL },
-	{ "events", "0x40", 0, EINVAL },
-	{ "events", "64", 0, EINVAL },
+	{ "events", "0x80", 0, EINVAL },
+	{ "events", "128", 0, EINVAL },
 	{ "events", "-1", 0, EINVAL },
 	{ "events", "0x", 0, EINVAL },
-	{ "events", "3f", 0, EINVAL },
+	{ "events", "7f", 0, EINVAL },
 	{ "events", "all\0", 4, EINVAL },
 	{ "events", "0x100000000", 0, ERANGE },
 	{ "subbuf_size", "4095", 0, EINVAL },

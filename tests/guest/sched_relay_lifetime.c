@@ -309,7 +309,7 @@ static void test_bad_parameters(void)
 {
 	static const char *const bad[] = {
 		"subbuf_size=4097", "subbuf_size=2048", "n_subbufs=1",
-		"n_subbufs=257", "events=64",
+		"n_subbufs=257", "events=128",
 	};
 
 	char buf[64];

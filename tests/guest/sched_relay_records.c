@@ -150,6 +150,8 @@ static void test_read_under_load(void)
 			test_msg("%s", p.problem);
 		check_uint(p.first_seq, ==, 0);
 		check_uint(p.records, ==, c->produced);
+		/* every event was numbered, and none is missing */
+		check_uint(p.next_event, ==, c->produced + c->dropped);
 		check_uint(p.subbufs, ==, c->subbufs_produced + 1);
 		check_uint(p.types[SCHED_RELAY_SWITCH], >, 0);
 		check_uint(p.types[SCHED_RELAY_WAKEUP], >, 0);

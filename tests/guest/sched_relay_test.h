@@ -37,8 +37,8 @@
 #define SR_HDR		((size_t)sizeof(struct sched_relay_header))
 #define SR_REC		((size_t)sizeof(struct sched_relay_record))
 
-/* Values of prev_state in a switch record (TASK_REPORT_MAX is preempted). */
-#define SR_TASK_REPORT_MAX	0x100U
+/* The largest pid the kernel hands out (PID_MAX_LIMIT on 64-bit). */
+#define SR_PID_MAX	4194304
 
 static inline const char *sr_path(const char *name, char *buf, size_t size)
 {
@@ -344,11 +344,23 @@ static inline const char *sr_header_problem(const struct sched_relay_header *h,
 	if (h->committed < SR_HDR || h->committed > subbuf_size ||
 	    (h->committed - SR_HDR) % SR_REC)
 		return "committed out of range or not on a record boundary";
-	if (!sr_zero(h->reserved, sizeof(h->reserved)))
+	if (h->reserved)
 		return "reserved not zero";
 	if (h->committed == SR_HDR && h->first_ts)
 		return "first_ts set in an empty sub-buffer";
 	return NULL;
+}
+
+static inline bool sr_prio_ok(unsigned int prio)
+{
+	return prio <= 139 || prio == SCHED_RELAY_PRIO_DEADLINE;
+}
+
+/* A (pid, tgid) pair: pid 0 is the idle task, whose tgid is 0 too. */
+static inline bool sr_task_ok(int32_t pid, int32_t tgid)
+{
+	return pid >= 0 && pid <= SR_PID_MAX && tgid >= 0 && tgid <= SR_PID_MAX &&
+	       (pid ? tgid > 0 : tgid == 0);
 }
 
 /* What is wrong with a record of CPU @cpu (of @nr_cpus), or NULL. */
@@ -360,38 +372,41 @@ static inline const char *sr_record_problem(const struct sched_relay_record *r,
 
 	if (r->type >= SCHED_RELAY_NR_EVENTS)
 		return "bad type";
-	if (r->flags)
-		return "flags not zero";
-	if (r->cpu != cpu)
-		return "record cpu is not the buffer's CPU";
 	if (!r->ts)
 		return "zero timestamp";
-	if (r->pid < 0 || r->pid2 < 0 || r->pid > 4194304 || r->pid2 > 4194304)
-		return "pid out of range";
-	if (r->prio < -1 || r->prio > 139)
+	if (!sr_task_ok(r->pid, r->tgid))
+		return "pid or tgid out of range";
+	if (!sr_prio_ok(r->prio))
 		return "prio out of range";
 	if (!sr_comm_ok(r->comm))
 		return "comm not terminated";
 	if (r->type == SCHED_RELAY_SWITCH) {
-		if (r->state && ((r->state & (r->state - 1)) ||
-				 r->state > SR_TASK_REPORT_MAX))
-			return "switch state not one TASK_REPORT bit";
+		if (r->state >= SCHED_RELAY_NR_STATES)
+			return "switch state not a task state";
 	} else if (r->state) {
 		return "state set outside a switch";
 	}
 	if (two) {
-		if (r->prio2 < -1 || r->prio2 > 139)
+		if (!sr_task_ok(r->pid2, r->tgid2))
+			return "pid2 or tgid2 out of range";
+		if (!sr_prio_ok(r->prio2))
 			return "prio2 out of range";
 		if (!sr_comm_ok(r->comm2))
 			return "comm2 not terminated";
 		if (r->type == SCHED_RELAY_FORK && !r->pid2)
 			return "fork of pid 0";
-	} else if (r->pid2 || r->prio2 || !sr_zero(r->comm2, sizeof(r->comm2))) {
-		return "second task set in a one-task event";
+		/* a new thread joins its parent's group, a new process is one */
+		if (r->type == SCHED_RELAY_FORK && r->tgid2 != r->tgid &&
+		    r->tgid2 != r->pid2)
+			return "fork child's tgid neither the parent's nor its own";
+		return NULL;
 	}
+	if (r->pid2 || r->tgid2 || r->prio2 || !sr_zero(r->reserved, sizeof(r->reserved)))
+		return "second task or reserved set in a one-task event";
 	switch (r->type) {
 	case SCHED_RELAY_WAKEUP:
 	case SCHED_RELAY_WAKEUP_NEW:
+	case SCHED_RELAY_WAKING:
 		if (r->target_cpu >= nr_cpus || r->orig_cpu != cpu)
 			return "wakeup cpus wrong";
 		break;
@@ -418,6 +433,7 @@ struct sr_parse {
 	uint64_t records;
 	uint64_t subbufs;
 	uint64_t first_seq, next_seq;	/* next_seq: expected seq */
+	uint64_t next_event;		/* the next record's event number */
 	uint64_t last_ts;
 	uint64_t last_dropped;		/* dropped of the last header */
 	uint64_t types[SCHED_RELAY_NR_EVENTS];
@@ -468,6 +484,8 @@ static inline bool sr_parse_header(struct sr_parse *p,
 	if (first) {
 		p->first_seq = h->seq;
 		p->next_seq = h->seq;
+		p->next_event = h->first_event_seq;
+		p->last_dropped = h->dropped;
 	}
 	if (h->seq != p->next_seq) {
 		sr_problem(p, "cpu%u: seq %" PRIu64 " where %" PRIu64 " was due",
@@ -486,6 +504,19 @@ static inline bool sr_parse_header(struct sr_parse *p,
 			   p->last_dropped, (uint64_t)h->dropped);
 		return false;
 	}
+	/*
+	 * Identity: the events missing before this sub-buffer are exactly
+	 * those dropped since the last one started (no reader loses any: the
+	 * stream is read(2) in no-overwrite mode).
+	 */
+	if (h->first_event_seq - p->next_event != h->dropped - p->last_dropped) {
+		sr_problem(p, "cpu%u seq %" PRIu64 ": first event %" PRIu64
+			   " where %" PRIu64 " + %" PRIu64 " dropped was due",
+			   p->cpu, (uint64_t)h->seq, (uint64_t)h->first_event_seq,
+			   p->next_event, (uint64_t)(h->dropped - p->last_dropped));
+		return false;
+	}
+	p->next_event = h->first_event_seq;
 	p->last_dropped = h->dropped;
 	p->next_seq++;
 	p->subbufs++;
@@ -501,6 +532,8 @@ static inline bool sr_parse_records(struct sr_parse *p,
 	for (size_t i = 0; i < n; i++, r++) {
 		const char *why = sr_record_problem(r, p->cpu, p->nr_cpus);
 
+		if (!why && r->event_seq != (uint32_t)p->next_event)
+			why = "event number out of place";
 		if (!why && r->ts < p->last_ts)
 			why = "timestamp went back";
 		if (!why && r->ts < h->first_ts)
@@ -510,14 +543,15 @@ static inline bool sr_parse_records(struct sr_parse *p,
 			why = "first record's ts is not first_ts";
 		if (why) {
 			sr_problem(p, "cpu%u seq %" PRIu64 " record %zu: %s "
-				   "(type %u cpu %u ts %" PRIu64 " pid %d/%d)",
-				   p->cpu, (uint64_t)h->seq,
+				   "(type %u event %u (due %" PRIu64 ") ts %" PRIu64
+				   " pid %d/%d)", p->cpu, (uint64_t)h->seq,
 				   (size_t)(r - (const struct sched_relay_record *)(h + 1)),
-				   why, r->type, r->cpu, (uint64_t)r->ts, r->pid,
-				   r->pid2);
+				   why, r->type, r->event_seq, p->next_event,
+				   (uint64_t)r->ts, r->pid, r->pid2);
 			return false;
 		}
 		p->last_ts = r->ts;
+		p->next_event++;
 		p->types[r->type]++;
 		p->records++;
 		if (p->on_record)

@@ -37,14 +37,18 @@
  *			use overwrite mode, or drops are timed instead of copies)
  */
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/kobject.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/relay.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -437,6 +441,434 @@ static const struct rchan_callbacks relay_test_dbg_cb = {
 	.remove_buf_file = relay_test_dbg_remove,
 };
 
+/* --- faults and races for relay_faults (tests/guest/relay_faults.c) ------ */
+
+/*
+ * storm: for SECONDS, one writer per online CPU fills the sysfs channel,
+ * one consumer per buffer hands sub-buffers back with relay_buf_consume()
+ * and this thread calls relay_reset() in a loop.  The writers are kept
+ * out of relay_reset() (relay requires it of its callers); the consumers
+ * are not, since user space hands sub-buffers back whenever it likes.
+ * Before every reset, with the writers stopped, every buffer must hold
+ * produced >= consumed and at most n_subbufs ready sub-buffers.
+ */
+struct relay_test_storm {
+	struct rchan *rchan;
+	struct rw_semaphore sem;	/* writers (read) against resets (write) */
+	atomic_long_t handbacks;	/* sub-buffers handed back */
+};
+
+struct relay_test_storm_buf {
+	struct relay_test_storm *storm;
+	struct rchan_buf *buf;
+	unsigned int cpu;
+};
+
+/* The last storm's figures, under relay_test_lock. */
+static struct {
+	unsigned long secs, resets, handbacks, violations;
+	u64 events, full;
+	int cpu;			/* first violation: CPU, -1 if none */
+	size_t produced, consumed;	/* and its counts */
+} relay_test_storm_result = { .cpu = -1 };
+
+static int relay_test_storm_writer(void *arg)
+{
+	struct relay_test_storm_buf *sb = arg;
+	struct relay_test_storm *s = sb->storm;
+	u8 rec[64];
+	int i;
+
+	relay_test_fill(rec, sb->cpu, 0, sizeof(rec));
+	while (!kthread_should_stop()) {
+		down_read(&s->sem);
+		for (i = 0; i < 16; i++)
+			relay_write(s->rchan, rec, sizeof(rec));
+		up_read(&s->sem);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int relay_test_storm_consumer(void *arg)
+{
+	struct relay_test_storm_buf *sb = arg;
+
+	while (!kthread_should_stop()) {
+		if (!relay_buf_consume(sb->buf, 1))
+			atomic_long_inc(&sb->storm->handbacks);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Check every buffer of the channel; the writers must be stopped. */
+static void relay_test_storm_check(struct relay_test_storm *s)
+{
+	size_t n = s->rchan->n_subbufs, produced, consumed;
+	struct rchan_buf_stats st;
+	struct rchan_buf *buf;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		buf = *per_cpu_ptr(s->rchan->buf, cpu);
+		if (!buf)
+			continue;
+		/* produced is stable; consumed only grows towards it */
+		produced = READ_ONCE(buf->subbufs_produced);
+		consumed = READ_ONCE(buf->subbufs_consumed);
+		if (consumed > produced || produced - consumed > n) {
+			if (!relay_test_storm_result.violations++) {
+				relay_test_storm_result.cpu = cpu;
+				relay_test_storm_result.produced = produced;
+				relay_test_storm_result.consumed = consumed;
+			}
+		}
+		if (!relay_buf_stats(s->rchan, cpu, &st)) {
+			relay_test_storm_result.events += st.events;
+			relay_test_storm_result.full += st.full;
+		}
+	}
+}
+
+static ssize_t storm_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	ssize_t len;
+
+	mutex_lock(&relay_test_lock);
+	len = sysfs_emit(buf, "%lu %lu %lu %llu %llu %lu %d %zu %zu\n",
+			 relay_test_storm_result.secs,
+			 relay_test_storm_result.resets,
+			 relay_test_storm_result.handbacks,
+			 relay_test_storm_result.events,
+			 relay_test_storm_result.full,
+			 relay_test_storm_result.violations,
+			 relay_test_storm_result.cpu,
+			 relay_test_storm_result.produced,
+			 relay_test_storm_result.consumed);
+	mutex_unlock(&relay_test_lock);
+	return len;
+}
+
+/* "SECONDS": run a storm; stops early at the first violation. */
+static ssize_t storm_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct relay_test_storm_buf *bufs;
+	struct task_struct **tasks;
+	struct relay_test_storm s;
+	unsigned int secs, cpu, i, n = 0;
+	unsigned long end;
+	ssize_t ret;
+
+	if (kstrtouint(buf, 10, &secs) || !secs || secs > 600)
+		return -EINVAL;
+
+	bufs = kcalloc(nr_cpu_ids, sizeof(*bufs), GFP_KERNEL);
+	tasks = kcalloc(2 * nr_cpu_ids, sizeof(*tasks), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!bufs || !tasks)
+		goto out_free;
+
+	mutex_lock(&relay_test_lock);
+	cpus_read_lock();
+	ret = -ENODEV;
+	if (!relay_test_sysfs.rchan || relay_test_attr.subbuf_size < 64)
+		goto out_unlock;
+	s.rchan = relay_test_sysfs.rchan;
+	init_rwsem(&s.sem);
+	atomic_long_set(&s.handbacks, 0);
+	memset(&relay_test_storm_result, 0, sizeof(relay_test_storm_result));
+	relay_test_storm_result.secs = secs;
+	relay_test_storm_result.cpu = -1;
+	relay_reset(s.rchan);
+
+	ret = 0;
+	for_each_online_cpu(cpu) {
+		bufs[cpu].storm = &s;
+		bufs[cpu].cpu = cpu;
+		bufs[cpu].buf = *per_cpu_ptr(s.rchan->buf, cpu);
+		if (!bufs[cpu].buf)
+			continue;
+		tasks[n] = kthread_create_on_cpu(relay_test_storm_writer,
+						 &bufs[cpu], cpu,
+						 "relay_test_w/%u");
+		if (IS_ERR(tasks[n])) {
+			ret = PTR_ERR(tasks[n]);
+			break;
+		}
+		wake_up_process(tasks[n++]);
+		tasks[n] = kthread_run(relay_test_storm_consumer, &bufs[cpu],
+				       "relay_test_c/%u", cpu);
+		if (IS_ERR(tasks[n])) {
+			ret = PTR_ERR(tasks[n]);
+			break;
+		}
+		n++;
+	}
+
+	end = jiffies + secs * HZ;
+	while (!ret && time_before(jiffies, end) &&
+	       !relay_test_storm_result.violations) {
+		down_write(&s.sem);
+		relay_test_storm_check(&s);
+		relay_reset(s.rchan);
+		relay_test_storm_result.resets++;
+		up_write(&s.sem);
+		cond_resched();
+	}
+
+	for (i = 0; i < n; i++)
+		kthread_stop(tasks[i]);
+	relay_test_storm_check(&s);
+	relay_test_storm_result.handbacks = atomic_long_read(&s.handbacks);
+	relay_reset(s.rchan);
+	memset(relay_test_sysfs.seq, 0, nr_cpu_ids * sizeof(u64));
+out_unlock:
+	cpus_read_unlock();
+	mutex_unlock(&relay_test_lock);
+out_free:
+	kfree(tasks);
+	kfree(bufs);
+	return ret ? ret : count;
+}
+
+/*
+ * clash: "CPU" puts a plain attribute named cpu<CPU> into our directory,
+ * where that CPU's buffer file would go; "-1" takes it away again.
+ */
+static struct kobj_attribute relay_test_clash_attr;
+static int relay_test_clash_cpu = -1;
+
+static ssize_t relay_test_clash_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "in the way\n");
+}
+
+static ssize_t clash_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	ssize_t len;
+
+	mutex_lock(&relay_test_lock);
+	len = sysfs_emit(buf, "%d\n", relay_test_clash_cpu);
+	mutex_unlock(&relay_test_lock);
+	return len;
+}
+
+static void relay_test_unclash(void)
+{
+	if (relay_test_clash_cpu < 0)
+		return;
+	sysfs_remove_file(relay_test_kobj, &relay_test_clash_attr.attr);
+	kfree(relay_test_clash_attr.attr.name);
+	relay_test_clash_attr.attr.name = NULL;
+	relay_test_clash_cpu = -1;
+}
+
+static ssize_t clash_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	int cpu, ret = 0;
+	char *name;
+
+	if (kstrtoint(buf, 10, &cpu) || cpu < -1 || cpu >= (int)nr_cpu_ids)
+		return -EINVAL;
+
+	mutex_lock(&relay_test_lock);
+	relay_test_unclash();
+	if (cpu >= 0) {
+		ret = -ENOMEM;
+		name = kasprintf(GFP_KERNEL, "%s%d", relay_test_attr.attr.name,
+				 cpu);
+		if (!name)
+			goto out;
+		sysfs_attr_init(&relay_test_clash_attr.attr);
+		relay_test_clash_attr.attr.name = name;
+		relay_test_clash_attr.attr.mode = 0444;
+		relay_test_clash_attr.show = relay_test_clash_show;
+		ret = sysfs_create_file(relay_test_kobj,
+					&relay_test_clash_attr.attr);
+		if (ret) {
+			kfree(name);
+			relay_test_clash_attr.attr.name = NULL;
+			goto out;
+		}
+		relay_test_clash_cpu = cpu;
+	}
+out:
+	mutex_unlock(&relay_test_lock);
+	return ret ? ret : count;
+}
+
+/*
+ * orphan: a second relay attribute, on a child kobject "orphan_kobj".
+ * "create" makes both, "del" removes the child's directory with
+ * kobject_del() while the channel lives on, "remove" then removes the
+ * relay attribute and puts the child.  Reads "STATE BUFFERS": none,
+ * live or deleted, and how many CPUs have a buffer in its channel.
+ */
+enum relay_test_orphan_state { ORPHAN_NONE, ORPHAN_LIVE, ORPHAN_DELETED };
+
+static struct kobject *relay_test_orphan_kobj;
+static enum relay_test_orphan_state relay_test_orphan_state;
+static struct relay_attribute relay_test_orphan_attr =
+	__ATTR_RELAY(cpu, 0400, 4096, 2, NULL);
+
+static void relay_test_orphan_remove(void)
+{
+	if (relay_test_orphan_state == ORPHAN_NONE)
+		return;
+	sysfs_remove_relay_file(relay_test_orphan_kobj,
+				&relay_test_orphan_attr);
+	kobject_put(relay_test_orphan_kobj);
+	relay_test_orphan_kobj = NULL;
+	relay_test_orphan_state = ORPHAN_NONE;
+}
+
+static ssize_t orphan_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	static const char *const names[] = { "none", "live", "deleted" };
+	struct rchan_buf_stats st;
+	unsigned int cpu, nbufs = 0;
+	ssize_t len;
+
+	mutex_lock(&relay_test_lock);
+	for (cpu = 0; relay_test_orphan_attr.rchan && cpu < nr_cpu_ids; cpu++)
+		if (!relay_buf_stats(relay_test_orphan_attr.rchan, cpu, &st))
+			nbufs++;
+	len = sysfs_emit(buf, "%s %u\n", names[relay_test_orphan_state],
+			 nbufs);
+	mutex_unlock(&relay_test_lock);
+	return len;
+}
+
+static ssize_t orphan_store(struct kobject *dir, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct kobject *kobj;
+	int ret = 0;
+
+	mutex_lock(&relay_test_lock);
+	if (sysfs_streq(buf, "create")) {
+		ret = -EBUSY;
+		if (relay_test_orphan_state != ORPHAN_NONE)
+			goto out;
+		ret = -ENOMEM;
+		kobj = kobject_create_and_add("orphan_kobj", relay_test_kobj);
+		if (!kobj)
+			goto out;
+		relay_test_orphan_kobj = kobj;
+		ret = sysfs_create_relay_file(relay_test_orphan_kobj,
+					      &relay_test_orphan_attr);
+		if (ret) {
+			kobject_put(relay_test_orphan_kobj);
+			relay_test_orphan_kobj = NULL;
+			goto out;
+		}
+		relay_test_orphan_state = ORPHAN_LIVE;
+	} else if (sysfs_streq(buf, "del")) {
+		ret = -EINVAL;
+		if (relay_test_orphan_state != ORPHAN_LIVE)
+			goto out;
+		kobject_del(relay_test_orphan_kobj);
+		relay_test_orphan_state = ORPHAN_DELETED;
+		ret = 0;
+	} else if (sysfs_streq(buf, "remove")) {
+		relay_test_orphan_remove();
+	} else {
+		ret = -EINVAL;
+	}
+out:
+	mutex_unlock(&relay_test_lock);
+	return ret ? ret : count;
+}
+
+/*
+ * hotplug_race: "CPU" arms a CPU hotplug callback that runs when CPU is
+ * being brought up, after relay's own (CPUHP_RELAY_PREPARE) and before the
+ * CPU is online.  It re-creates the sysfs channel from a work item, as a
+ * new geometry would, and waits up to 5 s for that to finish, so that
+ * relay_open() runs inside the window unless it waits for the hotplug to
+ * end.  Reads "STATE INSIDE ERR": idle, armed, running or done; whether
+ * the re-creation finished inside the window; its error.
+ */
+enum relay_test_race_state { RACE_IDLE, RACE_ARMED, RACE_RUNNING, RACE_DONE };
+
+static int relay_test_race_cpu = -1;
+static enum relay_test_race_state relay_test_race_state;
+static int relay_test_race_inside;
+static int relay_test_race_err;
+static int relay_test_cpuhp_state = -1;
+static DECLARE_COMPLETION(relay_test_race_done);
+
+static void relay_test_race_fn(struct work_struct *work)
+{
+	int ret = 0;
+
+	mutex_lock(&relay_test_lock);
+	if (relay_test_sysfs.rchan)
+		relay_test_remove();
+	ret = relay_test_create();
+	WRITE_ONCE(relay_test_race_err, ret);
+	mutex_unlock(&relay_test_lock);
+	complete(&relay_test_race_done);
+	WRITE_ONCE(relay_test_race_state, RACE_DONE);
+}
+
+static DECLARE_WORK(relay_test_race_work, relay_test_race_fn);
+
+static int relay_test_cpu_prepare(unsigned int cpu)
+{
+	unsigned long left;
+
+	if (READ_ONCE(relay_test_race_cpu) != cpu)
+		return 0;
+	WRITE_ONCE(relay_test_race_cpu, -1);
+	WRITE_ONCE(relay_test_race_state, RACE_RUNNING);
+	reinit_completion(&relay_test_race_done);
+	queue_work(system_unbound_wq, &relay_test_race_work);
+	left = wait_for_completion_timeout(&relay_test_race_done, 5 * HZ);
+	WRITE_ONCE(relay_test_race_inside, left != 0);
+	return 0;
+}
+
+static ssize_t hotplug_race_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	static const char *const names[] = {
+		"idle", "armed", "running", "done"
+	};
+
+	return sysfs_emit(buf, "%s %d %d\n",
+			  names[READ_ONCE(relay_test_race_state)],
+			  READ_ONCE(relay_test_race_inside),
+			  READ_ONCE(relay_test_race_err));
+}
+
+static ssize_t hotplug_race_store(struct kobject *kobj,
+				  struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	unsigned int cpu;
+
+	if (kstrtouint(buf, 10, &cpu) || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	if (relay_test_cpuhp_state < 0)
+		return -ENODEV;
+	if (READ_ONCE(relay_test_race_state) == RACE_RUNNING)
+		return -EBUSY;
+	flush_work(&relay_test_race_work);
+	WRITE_ONCE(relay_test_race_inside, 0);
+	WRITE_ONCE(relay_test_race_err, 0);
+	WRITE_ONCE(relay_test_race_state, RACE_ARMED);
+	WRITE_ONCE(relay_test_race_cpu, cpu);
+	return count;
+}
+
 /* --- attributes ----------------------------------------------------------- */
 
 static ssize_t relay_test_show_stats(struct relay_test_chan *tc, char *buf)
@@ -619,6 +1051,11 @@ static struct kobj_attribute debugfs_write_attr = __ATTR_WO(debugfs_write);
 static struct kobj_attribute debugfs_reset_attr = __ATTR_WO(debugfs_reset);
 static struct kobj_attribute debugfs_stats_attr = __ATTR_RO(debugfs_stats);
 static struct kobj_attribute bench_attr = __ATTR(bench, 0600, bench_show, bench_store);
+static struct kobj_attribute storm_attr = __ATTR(storm, 0600, storm_show, storm_store);
+static struct kobj_attribute clash_attr = __ATTR(clash, 0600, clash_show, clash_store);
+static struct kobj_attribute orphan_attr = __ATTR(orphan, 0600, orphan_show, orphan_store);
+static struct kobj_attribute hotplug_race_attr =
+	__ATTR(hotplug_race, 0600, hotplug_race_show, hotplug_race_store);
 
 static struct attribute *relay_test_attrs[] = {
 	&geometry_attr.attr,
@@ -632,6 +1069,10 @@ static struct attribute *relay_test_attrs[] = {
 	&debugfs_reset_attr.attr,
 	&debugfs_stats_attr.attr,
 	&bench_attr.attr,
+	&storm_attr.attr,
+	&clash_attr.attr,
+	&orphan_attr.attr,
+	&hotplug_race_attr.attr,
 	NULL,
 };
 
@@ -677,6 +1118,15 @@ static int __init relay_test_init(void)
 		goto err_remove_dir;
 	}
 
+	/* for hotplug_race: runs after CPUHP_RELAY_PREPARE */
+	relay_test_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+							   "relay_test:prepare",
+							   relay_test_cpu_prepare,
+							   NULL);
+	if (relay_test_cpuhp_state < 0)
+		pr_warn("no CPU hotplug state (%d): hotplug_race is off\n",
+			relay_test_cpuhp_state);
+
 	return 0;
 
 err_remove_dir:
@@ -694,6 +1144,13 @@ err_free_seq:
 
 static void __exit relay_test_exit(void)
 {
+	if (relay_test_cpuhp_state >= 0)
+		cpuhp_remove_state_nocalls(relay_test_cpuhp_state);
+	flush_work(&relay_test_race_work);
+	mutex_lock(&relay_test_lock);
+	relay_test_orphan_remove();
+	relay_test_unclash();
+	mutex_unlock(&relay_test_lock);
 	relay_close(relay_test_dbg.rchan);
 	debugfs_remove(relay_test_dbg_dir);
 	if (relay_test_sysfs.rchan)

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * relay_faults.c - relay channels in sysfs under faults and races
+ *
+ * Pins what the kernel series promises when things go wrong around a
+ * channel (driven by tests/modules/relay_test.ko; one TEST per defect of
+ * issue 12, each failed on the series before the fix, as noted):
+ *
+ *  - read_fault: a read() whose copy to user space faults loses nothing:
+ *    the next read() returns the same bytes, and poll() still says POLLIN.
+ *    Before: the first read() (EFAULT) consumed sub-buffer 0 anyway; the
+ *    next one returned record 64, poll() said nothing was ready, and the
+ *    stream held 0 of the 65 records it should have.
+ *  - reset_storm: relay_reset() excludes the consumers of every buffer.  A
+ *    no-overwrite channel under a storm of resets and hand-backs (60 s,
+ *    the module's "storm"; it stops at the first violation) keeps
+ *    produced >= consumed and at most n_subbufs ready on every CPU, and
+ *    keeps accepting records.  Before: a violation within the 20 s (1662
+ *    resets: cpu 0 had produced 0, consumed 27673, so relay_buf_full()
+ *    wrapped and the buffer dropped everything until the next reset).
+ *  - hotplug_clash: a CPU comes online although its buffer file cannot be
+ *    created (a name clash); the buffer works without its file and the
+ *    log says so in one line.  Before: writing 1 to cpu3/online failed
+ *    with ENOMEM, after a stack dump from sysfs_warn_dup() and "relay:
+ *    cpu 3 buffer creation failed".
+ *  - open_hotplug_race: relay_open() (a new geometry) racing a CPU coming
+ *    online gives that CPU a buffer and a file.  Before: relay_open()
+ *    finished inside the window and cpu3 came online with neither (a
+ *    write on it would have dereferenced NULL).
+ *  - orphan_remove: removing a relay attribute after its kobject's
+ *    directory was removed touches no freed kernfs node and prints
+ *    nothing.  Before: an oops (NULL pointer dereference in
+ *    rwsem_write_trylock() from kernfs_remove() in
+ *    sysfs_relay_remove_file(): the node had been freed with the
+ *    directory; KASAN would call it a use-after-free).
+ *  - hotplug_gone_dir: a CPU comes online under a channel whose kobject
+ *    directory was already removed.  Before: an oops in kernfs_new_node()
+ *    (kobj->sd was NULL) from relay_prepare_cpu(), which killed the
+ *    write to cpu3/online.
+ *
+ * Tests wait for conditions (with generous deadlines), never for time;
+ * the storm runs for a fixed, short time on purpose.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test-lib.h"
+#include "../modules/relay_test.h"
+
+#define CTL_DIR		"/sys/kernel/relay_test"
+#define PAGE		4096U
+#define MAX_CPUS	64
+#define STORM_SECS	60
+
+struct cpu_stats {
+	unsigned long long events, bytes, full, big, produced, consumed;
+};
+
+static unsigned int cpus[MAX_CPUS];
+static unsigned int ncpus;
+
+/* --- helpers (as in relay_sysfs.c) -------------------------------------- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int ctl(const char *file, const char *fmt, ...)
+{
+	char path[256], val[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
+	return write_file(path, val);
+}
+
+/* The first line of a control file, without the newline; "" on error. */
+static const char *ctl_read(const char *file)
+{
+	static char line[256];
+	char path[256];
+	FILE *f;
+
+	line[0] = '\0';
+	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return line;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+static bool fresh(unsigned int size, unsigned int n, int mode)
+{
+	int ret = ctl("geometry", "%u %u %d\n", size, n, mode);
+
+	return check_int(ret, ==, 0);
+}
+
+static bool put(unsigned int cpu, unsigned long count, unsigned int size)
+{
+	int ret = ctl("write", "%u %lu %u write\n", cpu, count, size);
+
+	if (ret)
+		test_msg("write %u %lu %u: %s", cpu, count, size,
+			 strerror(-ret));
+	return check_int(ret, ==, 0);
+}
+
+static bool get_stats(unsigned int cpu, struct cpu_stats *st)
+{
+	char line[256];
+	unsigned int c;
+	bool found = false;
+	FILE *f = fopen(CTL_DIR "/stats", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu", &c,
+			   &st->events, &st->bytes, &st->full, &st->big,
+			   &st->produced, &st->consumed) == 7 && c == cpu) {
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static unsigned int online_cpus(unsigned int *list)
+{
+	unsigned int n = 0, a, b;
+	char buf[256], *p = buf;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	fclose(f);
+	while (*p && *p != '\n') {
+		int used = 0;
+
+		if (sscanf(p, "%u-%u%n", &a, &b, &used) != 2) {
+			if (sscanf(p, "%u%n", &a, &used) != 1)
+				break;
+			b = a;
+		}
+		for (; a <= b && n < MAX_CPUS; a++)
+			list[n++] = a;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+static int set_online(unsigned int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+	return write_file(path, on ? "1\n" : "0\n");
+}
+
+static bool buf_file_exists(unsigned int cpu)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), CTL_DIR "/cpu%u", cpu);
+	return stat(path, &st) == 0;
+}
+
+static ssize_t read_all(int fd, uint8_t *buf, size_t cap, size_t chunk)
+{
+	size_t got = 0;
+
+	while (got < cap) {
+		size_t want = cap - got < chunk ? cap - got : chunk;
+		ssize_t n = read(fd, buf + got, want);
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+static bool record_ok(const uint8_t *p, unsigned int cpu, uint64_t seq,
+		      unsigned int size)
+{
+	struct relay_test_record hdr;
+	unsigned int i;
+
+	memcpy(&hdr, p, sizeof(hdr));
+	if (hdr.magic != RELAY_TEST_MAGIC || hdr.cpu != cpu ||
+	    hdr.size != size || hdr.seq != seq || hdr.zero ||
+	    hdr.sum != relay_test_sum(cpu, seq, size)) {
+		test_msg("bad record: magic %#x cpu %u size %u seq %llu, expected cpu %u size %u seq %llu",
+			 hdr.magic, hdr.cpu, hdr.size,
+			 (unsigned long long)hdr.seq, cpu, size,
+			 (unsigned long long)seq);
+		return false;
+	}
+	for (i = 0; i + sizeof(hdr) < size; i++)
+		if (p[sizeof(hdr) + i] != relay_test_byte(cpu, seq, i))
+			return false;
+	return true;
+}
+
+static bool stream_ok(const uint8_t *p, size_t len, unsigned int cpu,
+		      uint64_t first, size_t count, unsigned int size)
+{
+	size_t i;
+
+	if (!check_uint(len, ==, count * size))
+		return false;
+	for (i = 0; i < count; i++)
+		if (!record_ok(p + i * size, cpu, first + i, size))
+			return false;
+	return true;
+}
+
+/* Kernel log lines that contain @needle. */
+static int log_count(const char *needle)
+{
+	static char log[1 << 20];
+	int len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	int n = 0;
+	char *p, *nl;
+
+	if (len < 0)
+		return -1;
+	log[len] = '\0';
+	for (p = log; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (memmem(p, nl - p, needle, strlen(needle)))
+			n++;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/* Splats in the kernel log: "WARNING:", "BUG:", "Call Trace:". */
+static int log_splats(void)
+{
+	return log_count("WARNING:") + log_count("BUG:") +
+	       log_count("Call Trace:");
+}
+
+/* --- the tests ------------------------------------------------------------ */
+
+static void test_read_fault(void)
+{
+	static uint8_t data[65536];
+	unsigned int cpu = cpus[ncpus > 1 ? 1 : 0];
+	struct pollfd pfd = { .events = POLLIN };
+	char path[64];
+	uint8_t *area;
+	ssize_t n, got;
+	long r;
+
+	/* 65 records: sub-buffer 0 (64 records) is ready, one is pending */
+	if (!fresh(4096, 4, 0) || !put(cpu, 65, 64))
+		return;
+	snprintf(path, sizeof(path), CTL_DIR "/cpu%u", cpu);
+	pfd.fd = open(path, O_RDONLY);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	/* two pages: the second is not accessible */
+	area = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!check(area != MAP_FAILED))
+		goto out;
+	r = mprotect(area + PAGE, PAGE, PROT_NONE);
+	check_int(r, ==, 0);
+
+	errno = 0;
+	r = read(pfd.fd, area + PAGE, PAGE);
+	check_int(r, ==, -1);
+	check_int(errno, ==, EFAULT);
+	/* straddling: the first 640 bytes would fit */
+	errno = 0;
+	r = read(pfd.fd, area + PAGE - 640, PAGE);
+	check_int(r, ==, -1);
+	check_int(errno, ==, EFAULT);
+	/* what the failed reads held is still ready */
+	r = poll(&pfd, 1, 0);
+	check_int(r, ==, 1);
+	check(pfd.revents & POLLIN);
+
+	/* a smaller read first, then the rest: the same stream from seq 0 */
+	got = read(pfd.fd, data, 100);
+	check_int(got, ==, 100);
+	if (got < 0)
+		got = 0;
+	n = read_all(pfd.fd, data + got, sizeof(data) - got, 1000);
+	if (check_int(n, >=, 0))
+		stream_ok(data, got + n, cpu, 0, 65, 64);
+	munmap(area, 2 * PAGE);
+out:
+	close(pfd.fd);
+}
+
+static void test_reset_storm(void)
+{
+	unsigned long secs = 0, resets = 0, handbacks = 0, violations = 1;
+	unsigned long long events = 0, full = 0, produced = 0, consumed = 0;
+	struct cpu_stats st;
+	unsigned int i;
+	int vcpu = -1, r;
+
+	/* a switch per record: 64-byte sub-buffers, 4 of them, no-overwrite */
+	if (!fresh(64, 4, 0))
+		return;
+	r = ctl("storm", "%u\n", STORM_SECS);
+	if (!check_int(r, ==, 0))
+		return;
+	sscanf(ctl_read("storm"), "%lu %lu %lu %llu %llu %lu %d %llu %llu",
+	       &secs, &resets, &handbacks, &events, &full, &violations, &vcpu,
+	       &produced, &consumed);
+	test_msg("storm: %lu s, %lu resets, %lu hand-backs, %llu records in, %llu dropped full",
+		 secs, resets, handbacks, events, full);
+	if (violations)
+		test_msg("first violation: cpu %d produced %llu consumed %llu",
+			 vcpu, produced, consumed);
+	check_uint(violations, ==, 0);
+	check_uint(resets, >, 0);
+	check_uint(handbacks, >, 0);
+	check_uint(events, >, 0);
+
+	/* afterwards every buffer takes 4 records and drops nothing */
+	for (i = 0; i < ncpus; i++) {
+		if (!put(cpus[i], 4, 64) || !check(get_stats(cpus[i], &st)))
+			continue;
+		check_uint(st.events, ==, 4);
+		check_uint(st.full, ==, 0);
+		check_uint(st.produced, >=, st.consumed);
+	}
+}
+
+static void test_hotplug_clash(void)
+{
+	unsigned int cpu = cpus[ncpus - 1];
+	char needle[64];
+	struct cpu_stats st;
+	int r, before, splats;
+
+	if (ncpus < 2) {
+		test_msg("needs two CPUs");
+		return;
+	}
+	snprintf(needle, sizeof(needle), "no file cpu%u ", cpu);
+	before = log_count(needle);
+	splats = log_splats();
+	if (!check(set_online(cpu, 0) == 0))
+		return;
+	if (!fresh(4096, 4, 0))
+		goto out_online;
+	r = ctl("clash", "%u\n", cpu);
+	if (!check_int(r, ==, 0))
+		goto out_online;
+
+	r = set_online(cpu, 1);
+	if (r)
+		test_msg("cpu%u/online: %s", cpu, strerror(-r));
+	check_int(r, ==, 0);
+	/* the buffer is there and takes records, without its file */
+	if (check(get_stats(cpu, &st)) && put(cpu, 10, 64) &&
+	    check(get_stats(cpu, &st)))
+		check_uint(st.events, ==, 10);
+	check_int(log_count(needle), ==, before + 1);
+	check_int(log_splats(), ==, splats);
+
+	r = ctl("clash", "-1\n");
+	check_int(r, ==, 0);
+	/* a new channel has the file again */
+	if (fresh(4096, 4, 0))
+		check(buf_file_exists(cpu));
+out_online:
+	ctl("clash", "-1\n");
+	set_online(cpu, 1);
+}
+
+static void test_open_hotplug_race(void)
+{
+	unsigned int cpu = cpus[ncpus - 1];
+	char state[32] = "";
+	int inside = -1, err = -1, r;
+	struct cpu_stats st;
+	double deadline;
+
+	if (ncpus < 2) {
+		test_msg("needs two CPUs");
+		return;
+	}
+	if (!check(set_online(cpu, 0) == 0))
+		return;
+	if (!fresh(4096, 4, 0))
+		goto out_online;
+	r = ctl("hotplug_race", "%u\n", cpu);
+	if (!check_int(r, ==, 0))
+		goto out_online;
+	r = set_online(cpu, 1);
+	check_int(r, ==, 0);
+
+	/* the re-creation may still be waiting for the hotplug to end */
+	deadline = now() + 120;
+	while (now() < deadline) {
+		sscanf(ctl_read("hotplug_race"), "%31s %d %d", state, &inside,
+		       &err);
+		if (!strcmp(state, "done"))
+			break;
+		sleep_ms(20);
+	}
+	check_str(state, "done");
+	check_int(err, ==, 0);
+	test_msg("relay_open() %s while cpu%u came up", inside ?
+		 "finished" : "waited", cpu);
+	check(buf_file_exists(cpu));
+	/* only write where there is a buffer: relay_write() would oops */
+	if (check(get_stats(cpu, &st)) && put(cpu, 10, 64) &&
+	    check(get_stats(cpu, &st)))
+		check_uint(st.events, ==, 10);
+out_online:
+	set_online(cpu, 1);
+}
+
+static void test_hotplug_gone_dir(void)
+{
+	unsigned int cpu = cpus[ncpus - 1], nbufs = 0;
+	char state[32] = "";
+	int r, splats;
+
+	if (ncpus < 2) {
+		test_msg("needs two CPUs");
+		return;
+	}
+	splats = log_splats();
+	if (!check(set_online(cpu, 0) == 0))
+		return;
+	r = ctl("orphan", "create\n");
+	if (!check_int(r, ==, 0))
+		goto out_online;
+	r = ctl("orphan", "del\n");
+	check_int(r, ==, 0);
+	r = set_online(cpu, 1);
+	if (r)
+		test_msg("cpu%u/online: %s", cpu, strerror(-r));
+	check_int(r, ==, 0);
+	sscanf(ctl_read("orphan"), "%31s %u", state, &nbufs);
+	check_str(state, "deleted");
+	check_uint(nbufs, ==, ncpus);
+	check_int(log_splats(), ==, splats);
+out_online:
+	set_online(cpu, 1);
+}
+
+static void test_orphan_remove(void)
+{
+	int r, splats = log_splats();
+
+	/* left over by the previous test, or a fresh one */
+	if (strncmp(ctl_read("orphan"), "deleted", 7)) {
+		ctl("orphan", "remove\n");
+		r = ctl("orphan", "create\n");
+		check_int(r, ==, 0);
+		r = ctl("orphan", "del\n");
+		check_int(r, ==, 0);
+	}
+	r = ctl("orphan", "remove\n");
+	check_int(r, ==, 0);
+	check_str(ctl_read("orphan"), "none 0");
+	check_int(log_splats(), ==, splats);
+	/* the channel of the module still works */
+	if (fresh(4096, 4, 0))
+		put(cpus[0], 10, 64);
+}
+
+/* With arguments, run only the tests named (read_fault, reset_storm, ...). */
+static int want_argc;
+static char **want_argv;
+
+static bool want(const char *name)
+{
+	int i;
+
+	for (i = 1; i < want_argc; i++)
+		if (!strcmp(want_argv[i], name))
+			return true;
+	return want_argc < 2;
+}
+
+int main(int argc, char **argv)
+{
+	want_argc = argc;
+	want_argv = argv;
+	ncpus = online_cpus(cpus);
+	if (ncpus == 0 || access(CTL_DIR "/storm", W_OK)) {
+		printf("# relay_test is not loaded or no CPU is online\n");
+		printf("not ok 1 - setup\n1..1\n0 passed, 1 failed\n");
+		return 1;
+	}
+	test_msg("%u CPUs online", ncpus);
+
+	if (want("read_fault"))
+		TEST(test_read_fault(), "a read() that faults loses nothing: the next read() returns the same bytes");
+	if (want("reset_storm"))
+		TEST(test_reset_storm(), "resets racing hand-backs keep produced >= consumed and records flowing (" TEST__STR(STORM_SECS) " s)");
+	if (want("hotplug_clash"))
+		TEST(test_hotplug_clash(), "a CPU comes online although its file cannot be created; one log line says so");
+	if (want("open_hotplug_race"))
+		TEST(test_open_hotplug_race(), "relay_open() racing a CPU coming online gives that CPU a buffer and a file");
+	if (want("hotplug_gone_dir"))
+		TEST(test_hotplug_gone_dir(), "a CPU comes online under a channel whose directory is gone");
+	if (want("orphan_remove"))
+		TEST(test_orphan_remove(), "removing a channel after its directory went touches no freed node");
+
+	ctl("geometry", "4096 4 0\n");
+	return test_done();
+}
