@@ -948,6 +948,17 @@ int session_run(const struct options *opt)
 	status = session_finish(&s);
 	if (s.exit_status)
 		status = s.exit_status;
+	/* the producer's event numbers disagreed with its own counts: say
+	 * so (relaytop --check FILE tells where, for a recording) */
+	for (unsigned int i = 0; s.have_ch && i < s.ch.n; i++) {
+		const struct subbuf_reader *r = &s.ch.cpus[i].reader;
+
+		if (r->misplaced || r->unaccounted)
+			warn("cpu %u: %" PRIu64 " chunks of records not where "
+			     "their event numbers say, %" PRIu64 " events "
+			     "missing (or extra) that no count says",
+			     s.ch.cpus[i].cpu, r->misplaced, r->unaccounted);
+	}
 	if (ui_active())
 		ui_done();
 	if (s.rec)
