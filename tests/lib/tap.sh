@@ -92,6 +92,15 @@ t_relaytop_check() {
 	[ $_c_rc -eq 0 ] || printf '%s\n' "$_c_out" | head -n 12 | sed 's/^/#   /'
 }
 
+# What a kernel splat looks like in dmesg (the guest side of
+# tests/splat-patterns, which the host harness applies to the console).
+T_SPLAT='Oops|BUG:|WARNING:|Call Trace:|scheduling while atomic|sleeping function called|soft lockup|detected stalls|blocked for more than|suspicious RCU usage|circular locking|inconsistent lock state|KASAN|KFENCE'
+
+# t_no_splat DESCRIPTION: a TAP line, passing when dmesg shows no splat.
+t_no_splat() {
+	t_ok "$1" sh -c "! dmesg | grep -E '$T_SPLAT'"
+}
+
 # t_done: the plan and the closing line; exit status 1 on any failure.
 t_done() {
 	echo "1..$T_COUNT"
