@@ -78,15 +78,12 @@ struct shared {
 static struct shared *sh;
 static unsigned int nr_cpus;
 
-/* xorshift64*: one stream per process, from the printed seed. */
+/* One stream per process, from the printed seed (test_rand()). */
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
+	return test_rand(&rng_state);
 }
 
 static unsigned int rnd_below(unsigned int n)

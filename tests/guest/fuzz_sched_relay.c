@@ -94,11 +94,7 @@ static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	/* xorshift64*: one seed, one sequence, on every libc. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
+	return test_rand(&rng_state);
 }
 
 static const char *const tokens[] = {

@@ -132,3 +132,11 @@ int test_done(void)
 	fflush(stdout);
 	return ctx.failed ? 1 : 0;
 }
+
+uint64_t test_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545F4914F6CDD1DULL;
+}

@@ -80,6 +80,13 @@ int check_uint_loc(const char *loc, const char *check, int ok,
 int check_str_loc(const char *loc, const char *check,
 		  const char *a, const char *b);
 
+/*
+ * The next number of a seeded pseudo-random sequence (xorshift64*): the
+ * same seed gives the same sequence on every libc, so a printed seed
+ * replays a run.  *state must not be 0.
+ */
+uint64_t test_rand(uint64_t *state);
+
 /* True when the current test has failed a check so far. */
 bool test_failed(void);
 
