@@ -38,7 +38,11 @@
  *   position, or the sub-buffer we were in or came from was rewritten with
  *   a newer generation.  The reader starts over at the new sequence's
  *   oldest sub-buffer; what it had not read of the old one was discarded by
- *   the reset, on request, and is not counted as lost.
+ *   the reset, on request, and is not counted as lost.  Every reset makes
+ *   a new generation: while the newest header is of the generation we
+ *   follow and not below us, nothing is a reset, whatever a neighbouring
+ *   header looks like (counted in 'not_resets'), so an odd header can
+ *   never make a sequence counted lost twice.
  *
  * - Not trusted blindly: a header is believed only if its seq is one the
  *   producer could have reached since the last read (at most
@@ -181,6 +185,17 @@ static struct snap snap_raw(const unsigned char *base,
 	}
 	s.gen = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
 	s.valid = subbuf_header_valid(h, cpu);
+	/*
+	 * Seqlock read side: the fields before the re-check (pairs with the
+	 * writer's smp_wmb() after storing SEQ_BUSY).  A header rewritten
+	 * meanwhile is being set up, not garbage: taken for garbage, it
+	 * looked like a reset and the sequence was counted lost again.
+	 */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) != s.seq) {
+		s.valid = false;
+		s.busy = true;
+	}
 	return s;
 }
 
@@ -295,8 +310,21 @@ bool subbuf_reader_sync(struct subbuf_reader *r, bool have_consumed,
 	r->synced = true;
 	r->have_event = false;		/* the first chunk sets the numbering */
 	r->newest_seen = w.seq;
+	r->seq_gen = w.generation;
 	r->last_read_ns = r->seen_ns = now_ns(r);
 	return true;
+}
+
+/*
+ * The newest header is still of the sequence we follow: no newer
+ * generation, and not below our position.  Every reset starts a new
+ * generation, so this is no reset, whatever a neighbour looks like.
+ */
+static bool same_sequence(const struct subbuf_reader *r,
+			  const struct subbuf_newest *w)
+{
+	return w->valid && w->generation <= r->seq_gen &&
+	       w->seq + 1 >= r->next_seq;
 }
 
 /* The producer restarted its sequence: start over at the new one. */
@@ -312,9 +340,14 @@ static unsigned int restart(struct subbuf_reader *r,
 		r->synced = false;
 		return SUBBUF_UNSYNCED;
 	}
+	if (same_sequence(r, &w)) {
+		r->not_resets++;	/* an odd header, no reset: wait */
+		return 0;
+	}
 	start = oldest_kept(r, w.seq);
 	r->restarts++;
 	r->newest_seen = w.seq;		/* the new sequence's */
+	r->seq_gen = w.generation;
 	r->seen_ns = r->last_read_ns;
 	/* The sink hears of the restart before of the new sequence's
 	 * losses, which come after it. */
@@ -487,8 +520,19 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				    (!r->have_prev || h.gen >= r->prev_gen);
 
 			if (ours && !chain_intact(r)) {
-				flags |= restart(r, sink);
-				continue;
+				struct subbuf_newest w = newest(r);
+				unsigned int f;
+
+				/* the one behind ours is odd but no newer
+				 * sequence exists: read on */
+				if (!same_sequence(r, &w)) {
+					f = restart(r, sink);
+					if (!f)
+						return flags;	/* look again */
+					flags |= f;
+					continue;
+				}
+				r->not_resets++;
 			}
 			if (!ours) {
 				unsigned int f = resolve(r, h, sink);
@@ -500,12 +544,18 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 			}
 			r->in_subbuf = true;
 			r->cur_gen = h.gen;
+			if (h.gen > r->seq_gen)
+				r->seq_gen = h.gen;
 			r->offset = SUBBUF_HDR_SIZE;
 		} else if (!h.valid || h.seq != r->next_seq ||
 			   h.gen != r->cur_gen) {
 			unsigned int f = resolve(r, h, sink);
 
-			flags |= f ? f : restart(r, sink);
+			if (!f)
+				f = restart(r, sink);
+			if (!f)
+				return flags;	/* look again later */
+			flags |= f;
 			continue;
 		}
 
@@ -546,16 +596,19 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 			h.gen = __atomic_load_n(&hdr->generation,
 						__ATOMIC_RELAXED);
 			if (h.seq != r->next_seq || h.gen != r->cur_gen) {
+				unsigned int f;
+
 				sink->settle(sink->ctx, &chunk, false);
 				r->torn++;
-				if (h.seq == SCHED_RELAY_SEQ_BUSY ||
-				    h.seq > r->seq_limit)
+				h = snap_at(r, r->next_seq);
+				if (h.busy)
 					return flags;	/* lapped: see later */
-				h.valid = subbuf_header_valid(hdr, r->cpu) &&
-					  h.seq <= r->seq_limit;
-				flags |= resolve(r, h, sink);
-				if (r->in_subbuf)	/* resolve() found nothing */
-					flags |= restart(r, sink);
+				f = resolve(r, h, sink);
+				if (!f && r->in_subbuf)	/* resolve() found nothing */
+					f = restart(r, sink);
+				if (!f)
+					return flags;	/* look again later */
+				flags |= f;
 				continue;
 			}
 			sink->settle(sink->ctx, &chunk, true);
@@ -579,7 +632,11 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 			struct subbuf_newest w = newest(r);
 
 			if (w.valid && !w.waiting && w.seq < r->next_seq) {
-				flags |= restart(r, sink);
+				unsigned int f = restart(r, sink);
+
+				if (!f)
+					return flags;
+				flags |= f;
 				continue;
 			}
 			return flags;

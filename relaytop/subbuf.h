@@ -88,6 +88,7 @@ struct subbuf_reader {
 	uint32_t offset;	/* next byte to read in it */
 	bool in_subbuf;		/* its header was accepted (cur_gen valid) */
 	uint64_t cur_gen;	/* generation of that header */
+	uint64_t seq_gen;	/* newest generation of the sequence followed */
 	bool have_prev;		/* prev_gen describes sub-buffer next_seq - 1 */
 	uint64_t prev_gen;
 
@@ -103,6 +104,8 @@ struct subbuf_reader {
 	uint64_t bogus;		/* headers whose seq was past seq_limit */
 	uint64_t misplaced;	/* chunks whose records had others' numbers */
 	uint64_t unaccounted;	/* events missing (or extra) not counted */
+	uint64_t not_resets;	/* odd headers taken for no reset: no newer
+				 * generation was in the buffer */
 
 	/* not trusting a header blindly */
 	uint64_t (*clock)(void *ctx);	/* ns; NULL: mono_ns() (tests: a
