@@ -8,8 +8,8 @@
 # SIGBUS only on removed files, no splat, and a channel that records
 # correctly afterwards (fuzz_relay_buffers).  FUZZ_SEED replays a run (the
 # seed and the count of every operation and errno are printed).  A fixed
-# number of operations, not a time budget: 100000 on the default kernel
-# (about 35 s on a busy host), 5000 on the debug kernel (KASAN, lockdep:
+# number of operations, not a time budget: 250000 on the default kernel
+# (35 s on an idle host), 5000 on the debug kernel (KASAN, lockdep:
 # about 50 s on a busy host), so a slow machine fuzzes as much as a fast one
 # and only a hang (600 s) fails the count.  Leaves the module unloaded.
 . /tests/lib/tap.sh
@@ -17,7 +17,7 @@
 dmesg -c > /dev/null
 grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko
 seed=${FUZZ_SEED:-$(date +%s)}
-ops=100000
+ops=250000
 [ -d /sys/kernel/debug/kfence ] && ops=5000
 /usr/bin/loadgen -r 2000 > /dev/null 2>&1 &
 lg=$!
