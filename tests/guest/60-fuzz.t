@@ -6,8 +6,8 @@
 # run (the seed is printed).  The load is paced (a flat-out load under TCG
 # leaves the fuzzer a few writes a second).  A fixed number of writes, not a
 # time budget: 5000 on the default kernel, 120 on the debug kernel (KASAN,
-# lockdep: a write and its state checks take about half a second
-# there, a second on a busy host), so a slow machine fuzzes as much as a fast
+# lockdep: a write and its state checks take half a second to a second
+# there, more on a busy host), so a slow machine fuzzes as much as a fast
 # one and only a hang (600 s) fails the count.  Leaves the module unloaded.
 . /tests/lib/tap.sh
 

@@ -9,8 +9,8 @@
 # correctly afterwards (fuzz_relay_buffers).  FUZZ_SEED replays a run (the
 # seed and the count of every operation and errno are printed).  A fixed
 # number of operations, not a time budget: 250000 on the default kernel
-# (35 s on an idle host), 5000 on the debug kernel (KASAN, lockdep:
-# about 50 s on a busy host), so a slow machine fuzzes as much as a fast one
+# (about 35 s on an idle host), 5000 on the debug kernel (KASAN, lockdep:
+# about 60 s on an idle host), so a slow machine fuzzes as much as a fast one
 # and only a hang (600 s) fails the count.  Leaves the module unloaded.
 . /tests/lib/tap.sh
 
