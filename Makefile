@@ -12,17 +12,30 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
-KSRC := $(BUILD)/linux
-KOBJ := $(BUILD)/obj
+
+# The kernel: Debian's linux-source-$(KVER), with patches/$(KVER)/series.
+# 6.1 is Debian 12's own kernel and the default; 6.12 is the series as it
+# would go upstream.  Everything built for one kernel lives in
+# build/kernel-$(KVER); the guest's programs do not depend on it.
+KVER ?= 6.1
+KVERS := 6.1 6.12
+ifeq ($(filter $(KVER),$(KVERS)),)
+$(error KVER=$(KVER): the kernels are $(KVERS))
+endif
+export KVER
+KBUILD := $(BUILD)/kernel-$(KVER)
+KSRC := $(KBUILD)/linux
+KOBJ := $(KBUILD)/obj
 KCONFIG_FRAGMENT := $(TOP)/qemu/kernel.config
 KCONFIG_DEBUG_FRAGMENT := $(TOP)/qemu/kernel-debug.config
-KOBJ_DEBUG := $(BUILD)/obj-debug
+KOBJ_DEBUG := $(KBUILD)/obj-debug
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
-INITRAMFS := $(BUILD)/initramfs.cpio.gz
-INITRAMFS_DEBUG := $(BUILD)/initramfs-debug.cpio.gz
+INITRAMFS := $(KBUILD)/initramfs.cpio.gz
+INITRAMFS_DEBUG := $(KBUILD)/initramfs-debug.cpio.gz
 # Kbuild in 6.1 builds an external module in its source directory, so the
-# debug kernel's modules are built in a copy of the sources here.
-DEBUG_MODULES := $(BUILD)/debug-modules
+# modules are built in copies of their sources, one per kernel build.
+MODULES_COPY := $(KBUILD)/modules
+DEBUG_MODULES := $(KBUILD)/debug-modules
 GUEST := $(BUILD)/guest
 JOBS ?= $(shell nproc)
 
@@ -52,9 +65,9 @@ help:
 	@echo "make test          host unit tests, then the guest tests; ends 'N passed, N failed'"
 	@echo "make test-hog      make test beside a busy loop on every host core (TEST_HOG=1)"
 	@echo "make deps          install the Debian packages the project needs (idempotent)"
-	@echo "make kernel        unpack linux-source-6.1 into build/linux, apply patches/series"
-	@echo "                   (one commit per patch), configure, build bzImage"
-	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...) in build/obj-debug"
+	@echo "make kernel        unpack linux-source-\$$KVER into build/kernel-\$$KVER/linux, apply"
+	@echo "                   patches/\$$KVER/series (one commit per patch), configure, build bzImage"
+	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...) in obj-debug"
 	@echo "make modules       build tracepoints-demo/ and tests/modules/ against the kernel"
 	@echo "make initramfs     build build/initramfs.cpio.gz (busybox, our programs, modules)"
 	@echo "make initramfs-debug  the same with the modules built for the debug kernel"
@@ -62,6 +75,7 @@ help:
 	@echo "                   against ftrace; table and build/bench/results.json"
 	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
 	@echo "make clean         remove build output but keep the kernel tree; distclean: all"
+	@echo "KVER=6.12          any of these against linux-source-6.12 (default KVER=6.1)"
 
 deps:
 	@scripts/install-deps
@@ -69,7 +83,7 @@ deps:
 # --- the kernel ------------------------------------------------------------
 
 kernel-tree: deps
-	@scripts/prepare-tree $(KSRC) $(TOP)/patches
+	@scripts/prepare-tree $(KSRC) $(KVER) $(TOP)/patches/$(KVER)
 
 # gen-config OBJDIR FRAGMENTS: tinyconfig with the fragments merged on top,
 # regenerated only when a fragment or the tree's commit changed, and
@@ -112,29 +126,31 @@ check-patches: kernel-tree
 	@set -e; fail=0; while read -r p; do \
 		case $$p in ''|\#*) continue;; esac; \
 		out=$$(cd $(KSRC) && PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl --strict -q \
-			--ignore UNKNOWN_COMMIT_ID $(TOP)/patches/$$p) || fail=1; \
+			--ignore UNKNOWN_COMMIT_ID $(TOP)/patches/$(KVER)/$$p) || fail=1; \
 		echo "  CHECK   $$p: $$(echo "$$out" | grep -cE '^(ERROR|WARNING|CHECK)') findings"; \
 		[ -z "$$out" ] || echo "$$out"; \
-	done < patches/series; exit $$fail
+	done < patches/$(KVER)/series; exit $$fail
 
 # --- what runs in the guest --------------------------------------------------
 
-modules: kernel
-	@set -e; for d in $(MODULE_DIRS); do \
-		[ -f $$d/Kbuild ] || continue; \
-		$(MMAKE) -s M=$(TOP)/$$d modules; \
-	done
-
-# The sources are copied with their times, so only what changed is rebuilt.
-modules-debug: kernel-debug
-	@set -e; mkdir -p $(DEBUG_MODULES)/include/uapi; \
-	cp -p include/uapi/*.h $(DEBUG_MODULES)/include/uapi/; \
+# build-modules MAKE COPY: copy each module directory's sources to COPY
+# with their times (so only what changed is rebuilt) and build it there.
+define build-modules
+	@set -e; mkdir -p $(2)/include/uapi; \
+	cp -p include/uapi/*.h $(2)/include/uapi/; \
 	for d in $(MODULE_DIRS); do \
 		[ -f $$d/Kbuild ] || continue; \
-		mkdir -p $(DEBUG_MODULES)/$$d; \
-		cp -p $$d/Kbuild $$(ls $$d/*.[ch]) $(DEBUG_MODULES)/$$d/; \
-		$(MMAKE_DEBUG) -s M=$(DEBUG_MODULES)/$$d modules; \
+		mkdir -p $(2)/$$d; \
+		cp -p $$d/Kbuild $$(ls $$d/*.[ch]) $(2)/$$d/; \
+		$(1) -s M=$(2)/$$d modules; \
 	done
+endef
+
+modules: kernel
+	$(call build-modules,$(MMAKE),$(MODULES_COPY))
+
+modules-debug: kernel-debug
+	$(call build-modules,$(MMAKE_DEBUG),$(DEBUG_MODULES))
 
 guest-programs: deps $(GUEST_TESTS)
 	@mkdir -p $(GUEST)/bin
@@ -155,7 +171,8 @@ $(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h incl
 	$(CC) $(GUEST_CFLAGS) -o $@ $< tests/lib/test-lib.c
 
 initramfs: modules guest-programs
-	@scripts/mkinitramfs $(INITRAMFS) $(GUEST) $(MODULE_DIRS)
+	@scripts/mkinitramfs $(INITRAMFS) $(GUEST) \
+		$(addprefix $(MODULES_COPY)/,$(MODULE_DIRS))
 
 initramfs-debug: modules-debug guest-programs
 	@scripts/mkinitramfs $(INITRAMFS_DEBUG) $(GUEST) \
@@ -183,10 +200,9 @@ test-hog: deps
 	@TEST_HOG=1 tests/run-all
 
 clean:
-	rm -rf $(GUEST) $(INITRAMFS) $(BUILD)/test-logs $(BUILD)/initramfs \
-		$(INITRAMFS_DEBUG) $(BUILD)/initramfs-debug $(DEBUG_MODULES)
-	@for d in $(MODULE_DIRS); do [ -f $$d/Kbuild ] && [ -d $(KOBJ) ] && \
-		$(MMAKE) -s M=$(TOP)/$$d clean || true; done
+	rm -rf $(GUEST) $(BUILD)/test-logs $(BUILD)/test-share $(BUILD)/bench \
+		$(foreach k,$(KVERS),$(addprefix $(BUILD)/kernel-$(k)/,initramfs \
+		initramfs.cpio.gz initramfs-debug initramfs-debug.cpio.gz modules debug-modules))
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop clean; fi
 
 distclean: clean
