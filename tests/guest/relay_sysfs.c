@@ -382,7 +382,7 @@ static void test_epoll_wakes(void)
 static void exact_drops(int mode, unsigned int size, const char *method)
 {
 	unsigned int cpu = cpus[ncpus > 2 ? 2 : 0];
-	unsigned long long k = 4 * (4096 / size), n = 1000;
+	unsigned long long k = 4 * (4096 / size), n = 1000, full, big;
 	struct cpu_stats st;
 	unsigned int i;
 
@@ -399,6 +399,11 @@ static void exact_drops(int mode, unsigned int size, const char *method)
 	for (i = 0; i < ncpus; i++)
 		if (cpus[i] != cpu && check(get_stats("stats", cpus[i], &st)))
 			check_uint(st.events + st.full + st.big, ==, 0);
+	/* relay_stats() sums the same counters */
+	if (check(get_totals("stats", &full, &big))) {
+		check_uint(full, ==, n - k);
+		check_uint(big, ==, 0);
+	}
 }
 
 static void test_drops_default(void)
@@ -435,6 +440,7 @@ static void test_drops_callback(void)
 
 static void test_drops_big(void)
 {
+	unsigned long long full, big;
 	unsigned int cpu = cpus[0];
 	struct cpu_stats st;
 
@@ -447,6 +453,10 @@ static void test_drops_big(void)
 		check_uint(st.events, ==, 3 + 2);
 		check_uint(st.big, ==, 5);
 		check_uint(st.full, ==, 0);
+	}
+	if (check(get_totals("stats", &full, &big))) {
+		check_uint(big, ==, 5);
+		check_uint(full, ==, 0);
 	}
 }
 

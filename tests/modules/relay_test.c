@@ -525,8 +525,8 @@ static void relay_test_storm_check(struct relay_test_storm *s)
 			}
 		}
 		if (!relay_buf_stats(s->rchan, cpu, &st)) {
-			relay_test_storm_result.events += st.events;
-			relay_test_storm_result.full += st.full;
+			relay_test_storm_result.events += st.record_count;
+			relay_test_storm_result.full += st.full_count;
 		}
 	}
 }
@@ -885,10 +885,16 @@ static ssize_t relay_test_show_stats(struct relay_test_chan *tc, char *buf)
 			continue;
 		rbuf = *per_cpu_ptr(tc->rchan->buf, cpu);
 		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %zu %zu\n",
-				     cpu, st.events, st.bytes, st.full, st.big,
+				     cpu, st.record_count, st.record_bytes,
+				     st.full_count, st.big_count,
 				     rbuf->subbufs_produced,
 				     rbuf->subbufs_consumed);
 	}
+	/* the channel's drop totals, as relay_stats() sums them */
+	if (tc->rchan)
+		len += sysfs_emit_at(buf, len, "total %zu %zu\n",
+				     relay_stats(tc->rchan, RELAY_STATS_BUF_FULL),
+				     relay_stats(tc->rchan, RELAY_STATS_WRT_BIG));
 	mutex_unlock(&relay_test_lock);
 
 	return len;
