@@ -45,6 +45,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 
 #include "sched_relay.h"
@@ -180,6 +181,13 @@ static noinline void bench_relay_write(const struct sched_relay_record *rec,
 		relay_write(bench_chan, rec, sizeof(*rec));
 }
 
+/* 6.2 dropped the event argument of ring_buffer_unlock_commit(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define bench_rb_commit(rb, event)	ring_buffer_unlock_commit(rb)
+#else
+#define bench_rb_commit(rb, event)	ring_buffer_unlock_commit(rb, event)
+#endif
+
 static noinline int bench_ring_buffer(const struct sched_relay_record *rec,
 				      unsigned int n)
 {
@@ -191,7 +199,7 @@ static noinline int bench_ring_buffer(const struct sched_relay_record *rec,
 		if (!event)
 			return -EBUSY;
 		memcpy(ring_buffer_event_data(event), rec, sizeof(*rec));
-		ring_buffer_unlock_commit(bench_rb, event);
+		bench_rb_commit(bench_rb, event);
 	}
 	return 0;
 }
