@@ -76,16 +76,23 @@ static inline int ctl(const char *file, const char *fmt, ...)
 	return write_file(path, val);
 }
 
+/* A file of the test module's control directory, for reading. */
+static inline FILE *open_ctl_file(const char *file)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
+	return fopen(path, "r");
+}
+
 /* One CPU's line of a stats file; false if the CPU has none. */
 static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stats *st)
 {
-	char path[256], line[256];
+	char line[256];
 	unsigned int c;
 	bool found = false;
-	FILE *f;
+	FILE *f = open_ctl_file(file);
 
-	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
-	f = fopen(path, "r");
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
@@ -104,12 +111,10 @@ static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stat
 static inline bool get_totals(const char *file, unsigned long long *full,
 			      unsigned long long *big)
 {
-	char path[256], line[256];
+	char line[256];
 	bool found = false;
-	FILE *f;
+	FILE *f = open_ctl_file(file);
 
-	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
-	f = fopen(path, "r");
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f))
