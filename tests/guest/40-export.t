@@ -50,9 +50,10 @@ record_and_export() {
 	echo 1 > $dir/reset
 	echo 1 > $dir/enabled
 
-	relaytop --record $rec --no-ui -t 6 > $tmp/record.txt 2>&1 &
+	relaytop --record $rec --no-ui > $tmp/record.txt 2>&1 &
 	pid=$!
-	sleep 1
+	# ready: the buffers are mapped and the file is open
+	t_wait 120 grep -q 'recording to' $tmp/record.txt
 	loadgen -q -r 2000 -t 3 > /dev/null 2>&1 &
 	load=$!
 	sleep 1
@@ -60,6 +61,9 @@ record_and_export() {
 	sleep 1
 	kill -CONT $pid
 	wait $load
+	# the producer stands still once this returns; relaytop drains on TERM
+	echo 0 > $dir/enabled
+	kill -TERM $pid
 	wait $pid
 	t_eq "$name: relaytop --record exits 0" 0 $?
 	[ -s $tmp/record.txt ] && sed 's/^/# /' $tmp/record.txt
@@ -107,6 +111,7 @@ for name in drop lose; do
 done
 
 # the defaults, for the tests after this one
+echo 1 > $dir/enabled
 echo 0 > $dir/overwrite
 echo 65536 > $dir/subbuf_size
 echo 8 > $dir/n_subbufs
