@@ -18,7 +18,7 @@
 
 #include "events.h"
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
 #include "util.h"
 
 void dump_fields(const struct sched_relay_record *r, char *buf, size_t size)
@@ -110,7 +110,7 @@ static void task_of(const struct sched_relay_record *r,
 
 static void print_header(const struct record_stream *s, FILE *out)
 {
-	const struct record_file_header *h = &s->hdr;
+	const struct record_file_header *h = &s->rd.hdr;
 	char events[128], when[64] = "?";
 	time_t t = (time_t)(h->start_real_ns / 1000000000u);
 	struct tm tm;
@@ -135,8 +135,8 @@ static void print_summary(const struct record_stream *s, FILE *out)
 
 	fprintf(out, "# %4s %12s %12s %12s\n", "cpu", "events", "dropped",
 		"lost");
-	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++) {
-		const struct record_cpu_summary *c = &s->summary[cpu];
+	for (unsigned int cpu = 0; cpu < s->rd.ncpus; cpu++) {
+		const struct record_cpu_summary *c = &s->rd.summary[cpu];
 
 		if (!c->present)
 			continue;
@@ -193,7 +193,7 @@ static void print_item(FILE *out, const struct record_stream *s,
 
 	switch (it->kind) {
 	case ITEM_RECORD:
-		if (it->cpu < s->ncpus)
+		if (it->cpu < s->rd.ncpus)
 			print_record(out, it->cpu, it->rec, &cpus[it->cpu]);
 		break;
 	case ITEM_DROPPED:
@@ -218,7 +218,7 @@ static void print_item(FILE *out, const struct record_stream *s,
 			fprintf(out, "[CHANNEL WENT AWAY]\n");
 		else
 			fprintf(out, "CPU:%u [CHANNEL WENT AWAY]\n", it->cpu);
-		for (unsigned int c = 0; c < s->ncpus; c++)
+		for (unsigned int c = 0; c < s->rd.ncpus; c++)
 			if (it->cpu == RECORD_NO_CPU || c == it->cpu) {
 				cpus[c].cur.known = false;
 				cpus[c].have_ts = false;
@@ -246,12 +246,12 @@ int dump_recording(const char *path, FILE *out)
 	int n = 0, status = 0;
 
 	if (record_stream_open(&s, path)) {
-		fprintf(stderr, "%s: %s\n", progname, s.error);
+		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
 		record_stream_close(&s);
 		return 1;
 	}
 	print_header(&s, out);
-	cpus = xcalloc(s.ncpus ? s.ncpus : 1, sizeof(*cpus));
+	cpus = xcalloc(s.rd.ncpus ? s.rd.ncpus : 1, sizeof(*cpus));
 	/* a reader that went away (| head) ends the dump */
 	while (!ferror(out) && (n = record_stream_next(&s, &it)) > 0)
 		print_item(out, &s, &it, cpus);
@@ -260,11 +260,11 @@ int dump_recording(const char *path, FILE *out)
 		fprintf(stderr, "%s: writing the dump: %s\n", progname,
 			strerror(errno ? errno : EIO));
 		status = 1;
-	} else if (n < 0 || s.error[0]) {
-		fprintf(stderr, "%s: %s\n", progname, s.error);
+	} else if (n < 0 || s.rd.error[0]) {
+		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
 		status = 1;
 	}
-	for (unsigned int c = 0; c < s.ncpus && !status; c++)
+	for (unsigned int c = 0; c < s.rd.ncpus && !status; c++)
 		if (cpus[c].backwards)
 			fprintf(stderr, "%s: %s: CPU %u: %" PRIu64 " records "
 				"have a timestamp earlier than the one before "

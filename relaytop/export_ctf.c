@@ -47,7 +47,7 @@
 
 #include "events.h"
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
 #include "util.h"
 
 #define CTF_MAGIC	0xc1fc1fc1u
@@ -602,7 +602,7 @@ static int write_metadata_file(struct ctf_export *ex,
 		warn("%s/metadata: %s", ex->dir, strerror(errno));
 		return -1;
 	}
-	write_metadata(f, &s->hdr, recording, ex->uuid, ex->ncpus);
+	write_metadata(f, &s->rd.hdr, recording, ex->uuid, ex->ncpus);
 	if (fflush(f) || ferror(f)) {
 		warn("%s/metadata: %s", ex->dir, strerror(errno));
 		fclose(f);
@@ -637,14 +637,14 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 {
 	char name[32];
 
-	make_uuid(&s->hdr, ex->uuid);
-	ex->t0 = s->hdr.start_mono_ns;
-	ex->ncpus = record_stream_nr_cpus(s);
+	make_uuid(&s->rd.hdr, ex->uuid);
+	ex->t0 = s->rd.hdr.start_mono_ns;
+	ex->ncpus = record_reader_nr_cpus(&s->rd);
 	ex->st = xcalloc(ex->ncpus ? ex->ncpus : 1, sizeof(*ex->st));
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
 		ex->st[cpu].fd = -1;
-		if (cpu < s->ncpus)
-			ex->st[cpu].end_ts = s->summary[cpu].end_ts;
+		if (cpu < s->rd.ncpus)
+			ex->st[cpu].end_ts = s->rd.summary[cpu].end_ts;
 	}
 	if (open_outdir(ex))
 		return -1;
@@ -653,7 +653,7 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
 		/* a stream for each CPU the channel had or that has blocks,
 		 * not for every number below a (damaged) high one */
-		if (!record_stream_has_cpu(s, cpu))
+		if (!record_reader_has_cpu(&s->rd, cpu))
 			continue;
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		ex->st[cpu].fd = create_file(ex, name);
@@ -691,7 +691,7 @@ int export_ctf(const char *recording, const char *outdir)
 	int n, status = 0;
 
 	if (record_stream_open(&s, recording)) {
-		warn("%s", s.error);
+		warn("%s", s.rd.error);
 		record_stream_close(&s);
 		return 1;
 	}
@@ -720,8 +720,8 @@ int export_ctf(const char *recording, const char *outdir)
 		status = 1;
 	} else {
 		note_backwards(&ex);
-		if (n < 0 || s.error[0]) {
-			warn("%s", s.error);
+		if (n < 0 || s.rd.error[0]) {
+			warn("%s", s.rd.error);
 			warn("%s: holds the %" PRIu64 " events before that",
 			     outdir, written);
 			status = 1;

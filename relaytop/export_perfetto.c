@@ -42,7 +42,7 @@
 #include "dump.h"
 #include "events.h"
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
 #include "util.h"
 
 #define NS_PER_S UINT64_C(1000000000)
@@ -599,7 +599,7 @@ static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 	int n;
 
 	if (record_stream_open(&s, recording)) {
-		warn("%s", s.error);
+		warn("%s", s.rd.error);
 		record_stream_close(&s);
 		return -1;
 	}
@@ -638,7 +638,7 @@ static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 static void put_other_data(FILE *f, const struct record_stream *s,
 			   const char *recording, unsigned int ncpus)
 {
-	const struct record_file_header *h = &s->hdr;
+	const struct record_file_header *h = &s->rd.hdr;
 	char events[128];
 
 	events_format(h->events, ",", events, sizeof(events));
@@ -663,15 +663,15 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 	int n;
 
 	if (record_stream_open(&s, recording)) {
-		warn("%s", s.error);
+		warn("%s", s.rd.error);
 		record_stream_close(&s);
 		return -1;
 	}
-	ex.t0 = s.hdr.start_mono_ns;
-	ex.ncpus = record_stream_nr_cpus(&s);
+	ex.t0 = s.rd.hdr.start_mono_ns;
+	ex.ncpus = record_reader_nr_cpus(&s.rd);
 	ex.cpu = xcalloc(ex.ncpus ? ex.ncpus : 1, sizeof(*ex.cpu));
-	for (unsigned int cpu = 0; cpu < ex.ncpus && cpu < s.ncpus; cpu++)
-		ex.cpu[cpu].end_ts = s.summary[cpu].end_ts;
+	for (unsigned int cpu = 0; cpu < ex.ncpus && cpu < s.rd.ncpus; cpu++)
+		ex.cpu[cpu].end_ts = s.rd.summary[cpu].end_ts;
 	put_other_data(f, &s, recording, ex.ncpus);
 	put_metadata(&ex);
 	while ((n = record_stream_next(&s, &it)) > 0) {
@@ -698,8 +698,8 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 			     " they carry that one's", recording, cpu,
 			     ex.cpu[cpu].backwards);
 	fputs("\n],\n\"systemTraceEvents\":\"", f);
-	if (n < 0 || s.error[0]) {
-		warn("%s", s.error);
+	if (n < 0 || s.rd.error[0]) {
+		warn("%s", s.rd.error);
 		*damaged = true;
 	}
 	record_stream_close(&s);

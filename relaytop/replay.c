@@ -20,7 +20,7 @@
 #include "batch.h"
 #include "events.h"
 #include "keys.h"
-#include "record.h"
+#include "record_merge.h"
 #include "session.h"
 #include "ui.h"
 #include "util.h"
@@ -113,8 +113,8 @@ static void replay_tick(struct replay *r)
 	s->ticks++;
 	if (!next_item(r) && !s->ended) {
 		s->ended = true;
-		if (r->rs.error[0])
-			session_status(s, true, "%s", r->rs.error);
+		if (r->rs.rd.error[0])
+			session_status(s, true, "%s", r->rs.rd.error);
 		else
 			session_status(s, false, "the end of the recording "
 				       "(q quits)");
@@ -129,7 +129,7 @@ static void replay_tick(struct replay *r)
 static void setup(struct replay *r, const struct options *opt)
 {
 	struct session *s = &r->s;
-	const struct record_file_header *h = &r->rs.hdr;
+	const struct record_file_header *h = &r->rs.rd.hdr;
 	uint64_t t0 = h->start_mono_ns;
 
 	s->opt = opt;
@@ -143,13 +143,13 @@ static void setup(struct replay *r, const struct options *opt)
 	s->cfg.generation = h->generation;
 	s->have_cfg = true;
 	s->restart_gen = h->generation;
-	r->dropped = xcalloc(r->rs.ncpus + 1, sizeof(*r->dropped));
+	r->dropped = xcalloc(r->rs.rd.ncpus + 1, sizeof(*r->dropped));
 	/* the clock starts at the first item (or the recording's start) */
 	if (next_item(r) && r->item.ts)
 		t0 = r->item.ts;
-	stats_init(&s->st, r->rs.ncpus, t0);
-	for (unsigned int cpu = 0; cpu < r->rs.ncpus; cpu++)
-		stats_cpu_present(&s->st, cpu, r->rs.summary[cpu].present);
+	stats_init(&s->st, r->rs.rd.ncpus, t0);
+	for (unsigned int cpu = 0; cpu < r->rs.rd.ncpus; cpu++)
+		stats_cpu_present(&s->st, cpu, r->rs.rd.summary[cpu].present);
 }
 
 static void run_curses(struct replay *r)
@@ -191,7 +191,7 @@ int replay_run(const struct options *opt)
 
 	memset(&r, 0, sizeof(r));
 	if (record_stream_open(&r.rs, opt->replay)) {
-		warn("%s", r.rs.error);
+		warn("%s", r.rs.rd.error);
 		record_stream_close(&r.rs);
 		return 1;
 	}
@@ -212,9 +212,9 @@ int replay_run(const struct options *opt)
 		while (!r.s.quit && !session_signalled())
 			replay_tick(&r);
 	}
-	status = r.rs.error[0] || r.s.exit_status ? 1 : 0;
+	status = r.rs.rd.error[0] || r.s.exit_status ? 1 : 0;
 	if (status)
-		warn("%s", r.rs.error);
+		warn("%s", r.rs.rd.error);
 	record_stream_close(&r.rs);
 	stats_free(&r.s.st);
 	free(r.dropped);

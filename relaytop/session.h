@@ -14,7 +14,7 @@
 #include "channel.h"
 #include "control.h"
 #include "options.h"
-#include "record.h"
+#include "record_writer.h"
 #include "stats.h"
 #include "view.h"
 

@@ -19,7 +19,8 @@
 
 #include "dump.h"
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "test-lib.h"
 #include "util.h"
 #include "v1-recording.h"

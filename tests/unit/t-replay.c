@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "replay.h"
 #include "test-lib.h"
 

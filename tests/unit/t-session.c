@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "fake-channel.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "session.h"
 #include "test-lib.h"
 
@@ -230,12 +231,12 @@ static void test_recording_says_it_all(void)
 		gone += it.kind == ITEM_GONE;
 		configs += it.kind == ITEM_CONFIG;
 	}
-	check_str(rs.error, "");
+	check_str(rs.rd.error, "");
 	check_uint(records[0], ==, written[0]);
 	check_uint(records[1], ==, written[1]);
 	check_uint(dropped[1], ==, 9);		/* after the last record */
-	check_uint(rs.summary[1].dropped, ==, 9);
-	check(rs.summary[1].drops_from_stats);
+	check_uint(rs.rd.summary[1].dropped, ==, 9);
+	check(rs.rd.summary[1].drops_from_stats);
 	check_uint(dropped[0], ==, 0);
 	check_uint(restarts, ==, 2);		/* one per CPU */
 	check_uint(gone, ==, 2);		/* one per CPU, in its order */
@@ -268,9 +269,9 @@ static void scan_drops(struct drops_seen *d)
 		}
 		d->restarts += it.kind == ITEM_RESTART;
 	}
-	check_str(rs.error, "");
-	d->summary_dropped = rs.summary[0].dropped;
-	d->summary_records = rs.summary[0].records;
+	check_str(rs.rd.error, "");
+	d->summary_dropped = rs.rd.summary[0].dropped;
+	d->summary_records = rs.rd.summary[0].records;
 	record_stream_close(&rs);
 	unlink(record_path);
 }
