@@ -48,6 +48,7 @@
 #include "events.h"
 #include "fields.h"
 #include "record_merge.h"
+#include "sched_model.h"
 #include "util.h"
 
 #define CTF_MAGIC	0xc1fc1fc1u
@@ -346,9 +347,7 @@ struct ctf_stream {
 	uint64_t seq;		/* packet_seq_num of the next packet */
 	uint64_t discarded;	/* events_discarded: missing events so far */
 	uint64_t pending;	/* missing events no packet counts yet */
-	uint64_t last_ts;	/* newest timestamp written */
 	uint64_t events;	/* events written */
-	uint64_t backwards;	/* events whose timestamp went backwards */
 	uint64_t end_ts;	/* when the recording of this CPU ended, or 0 */
 };
 
@@ -361,6 +360,7 @@ struct ctf_export {
 	uint64_t t0;		/* the recording's start */
 	unsigned int ncpus;
 	struct ctf_stream *st;
+	struct sched_model model;	/* each CPU's time, going forward */
 	int err;		/* first write error, -errno */
 };
 
@@ -469,14 +469,14 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 	const struct ctf_event *ev = r->type < SCHED_RELAY_NR_EVENTS ?
 				     &events[r->type] : &raw_event;
 	uint16_t id = r->type < SCHED_RELAY_NR_EVENTS ? r->type : UNKNOWN_ID;
-	uint64_t ts = r->ts;
+	struct sched_event mev;
+	uint64_t ts;
 
 	/* A reader's muxer refuses time going backwards in a stream; the
-	 * producer's clock does not, but a damaged record might. */
-	if (ts < st->last_ts) {
-		ts = st->last_ts;
-		st->backwards++;
-	}
+	 * producer's clock does not, but a damaged record might: it gets
+	 * the time of the newest before it, as the model says. */
+	sched_model_record(&ex->model, cpu, r, &mev);
+	ts = mev.ts;
 	if (st->pending)
 		settle_gap(ex, cpu, ts);
 	if (!st->nevents)
@@ -492,7 +492,7 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 		else
 			put_int(st, f->kind, field_value(r, f->src));
 	}
-	st->end = st->last_ts = ts;
+	st->end = ts;
 	st->nevents++;
 	st->events++;
 	if (st->nevents == PACKET_EVENTS)
@@ -501,6 +501,7 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 
 static void add_gap(struct ctf_export *ex, unsigned int cpu, uint64_t count)
 {
+	sched_model_gap(&ex->model, cpu);
 	close_packet(ex, cpu);
 	ex->st[cpu].pending += count;
 }
@@ -508,7 +509,8 @@ static void add_gap(struct ctf_export *ex, unsigned int cpu, uint64_t count)
 static void finish_stream(struct ctf_export *ex, unsigned int cpu)
 {
 	struct ctf_stream *st = &ex->st[cpu];
-	uint64_t last = st->events ? st->last_ts : ex->t0;
+	const struct sched_cpu *mc = sched_model_cpu(&ex->model, cpu);
+	uint64_t last = st->events ? mc->last_ts : ex->t0;
 
 	if (st->fd < 0)
 		return;		/* no stream: a CPU the recording does not have */
@@ -641,6 +643,7 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 	ex->t0 = s->rd.hdr.start_mono_ns;
 	ex->ncpus = record_reader_nr_cpus(&s->rd);
 	ex->st = xcalloc(ex->ncpus ? ex->ncpus : 1, sizeof(*ex->st));
+	sched_model_init(&ex->model, ex->ncpus);
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
 		ex->st[cpu].fd = -1;
 		if (cpu < s->rd.ncpus)
@@ -676,10 +679,10 @@ static void teardown(struct ctf_export *ex)
 static void note_backwards(const struct ctf_export *ex)
 {
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-		if (ex->st[cpu].backwards)
+		if (ex->model.cpu[cpu].backwards)
 			warn("CPU %u: %" PRIu64 " events had a timestamp "
 			     "earlier than the one before; they carry that one's",
-			     cpu, ex->st[cpu].backwards);
+			     cpu, ex->model.cpu[cpu].backwards);
 }
 
 int export_ctf(const char *recording, const char *outdir)
@@ -731,6 +734,7 @@ out:
 	if (ex.dirfd >= 0)
 		close(ex.dirfd);
 	free(ex.st);
+	sched_model_free(&ex.model);
 	record_stream_close(&s);
 	return status;
 }
