@@ -64,13 +64,7 @@ void check_free(struct check *c)
 
 static struct check_cpu *cpu_of(struct check *c, unsigned int cpu)
 {
-	if (cpu >= c->ncpus) {
-		unsigned int n = cpu + 1 > 2 * c->ncpus ? cpu + 1 : 2 * c->ncpus;
-
-		c->cpu = xrealloc(c->cpu, n * sizeof(*c->cpu));
-		memset(c->cpu + c->ncpus, 0, (n - c->ncpus) * sizeof(*c->cpu));
-		c->ncpus = n;
-	}
+	c->cpu = xgrow(c->cpu, &c->ncpus, cpu, sizeof(*c->cpu));
 	return &c->cpu[cpu];
 }
 

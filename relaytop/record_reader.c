@@ -154,24 +154,10 @@ static int check_file_header(struct record_reader *s)
 
 static void grow_cpus(struct record_reader *s, unsigned int cpu)
 {
-	unsigned int n;
-	struct reader_cpu *c;
-	struct record_cpu_summary *sum;
+	unsigned int n = s->ncpus;
 
-	if (cpu < s->ncpus)
-		return;
-	n = cpu + 1 > 2 * s->ncpus ? cpu + 1 : 2 * s->ncpus;
-	c = xcalloc(n, sizeof(*c));
-	sum = xcalloc(n, sizeof(*sum));
-	if (s->ncpus) {
-		memcpy(c, s->cpu, s->ncpus * sizeof(*c));
-		memcpy(sum, s->summary, s->ncpus * sizeof(*sum));
-	}
-	free(s->cpu);
-	free(s->summary);
-	s->cpu = c;
-	s->summary = sum;
-	s->ncpus = n;
+	s->cpu = xgrow(s->cpu, &n, cpu, sizeof(*s->cpu));
+	s->summary = xgrow(s->summary, &s->ncpus, cpu, sizeof(*s->summary));
 }
 
 static void push_offset(uint64_t **v, size_t *n, size_t *cap, uint64_t off)

@@ -26,16 +26,7 @@
 
 static struct recorder_cpu *cpu_of(struct recorder *rec, unsigned int cpu)
 {
-	if (cpu >= rec->ncpus) {
-		unsigned int n = cpu + 1 > 2 * rec->ncpus ? cpu + 1 : 2 * rec->ncpus;
-		struct recorder_cpu *p = xcalloc(n, sizeof(*p));
-
-		if (rec->ncpus)
-			memcpy(p, rec->cpu, rec->ncpus * sizeof(*p));
-		free(rec->cpu);
-		rec->cpu = p;
-		rec->ncpus = n;
-	}
+	rec->cpu = xgrow(rec->cpu, &rec->ncpus, cpu, sizeof(*rec->cpu));
 	return &rec->cpu[cpu];
 }
 

@@ -38,13 +38,7 @@ void sched_model_free(struct sched_model *m)
 
 static struct sched_cpu *cpu_of(struct sched_model *m, unsigned int cpu)
 {
-	if (cpu >= m->ncpus) {
-		unsigned int n = cpu + 1 > 2 * m->ncpus ? cpu + 1 : 2 * m->ncpus;
-
-		m->cpu = xrealloc(m->cpu, n * sizeof(*m->cpu));
-		memset(m->cpu + m->ncpus, 0, (n - m->ncpus) * sizeof(*m->cpu));
-		m->ncpus = n;
-	}
+	m->cpu = xgrow(m->cpu, &m->ncpus, cpu, sizeof(*m->cpu));
 	return &m->cpu[cpu];
 }
 
