@@ -121,7 +121,7 @@ void top_render(struct top *t)
  * asked for, so it stops here (status 1), with the reason on the screen
  * and, at the end, on standard error.
  */
-static void check_recording(struct top *t)
+static void recording_failed(struct top *t)
 {
 	if (!t->rec || !record_sink_newly_failed(&t->rsink))
 		return;
@@ -138,7 +138,7 @@ void top_drain(struct top *t)
 {
 	if (t->src.ops->drain)
 		t->src.ops->drain(t->src.self);
-	check_recording(t);
+	recording_failed(t);
 }
 
 void top_tick(struct top *t)
@@ -154,7 +154,7 @@ void top_tick(struct top *t)
 	t->app.ticks++;
 	if (t->rec && !t->rec_failed)
 		recorder_flush(t->rec);
-	check_recording(t);
+	recording_failed(t);
 	if (!t->app.paused || t->app.out != OUT_CURSES)
 		top_render(t);
 	if (t->app.opt->count && t->app.ticks >= t->app.opt->count)
@@ -230,7 +230,7 @@ static void loop_ready(void *ctx, const struct pollfd *pfd, unsigned int n,
 	}
 	if (!interrupted && t->src.ops->ready)
 		t->src.ops->ready(t->src.self, pfd + k, n - k);
-	check_recording(t);
+	recording_failed(t);
 }
 
 static void loop_tick(void *ctx)
