@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "record.h"
+#include "record_writer.h"
 #include "view.h"
 
 /*

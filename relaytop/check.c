@@ -64,13 +64,7 @@ void check_free(struct check *c)
 
 static struct check_cpu *cpu_of(struct check *c, unsigned int cpu)
 {
-	if (cpu >= c->ncpus) {
-		unsigned int n = cpu + 1 > 2 * c->ncpus ? cpu + 1 : 2 * c->ncpus;
-
-		c->cpu = xrealloc(c->cpu, n * sizeof(*c->cpu));
-		memset(c->cpu + c->ncpus, 0, (n - c->ncpus) * sizeof(*c->cpu));
-		c->ncpus = n;
-	}
+	c->cpu = xgrow(c->cpu, &c->ncpus, cpu, sizeof(*c->cpu));
 	return &c->cpu[cpu];
 }
 
@@ -218,22 +212,22 @@ int check_recording(const char *path, FILE *out)
 	int n = 0, status;
 
 	if (record_stream_open(&s, path)) {
-		fprintf(stderr, "%s: %s\n", progname, s.error);
+		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
 		record_stream_close(&s);
 		return 1;
 	}
-	if (!s.identity) {
+	if (!s.rd.identity) {
 		fprintf(stderr, "%s: %s: a recording of format %" PRIu32
 			" (sched_relay records version %u): its records carry "
 			"no event numbers, so there is no identity to check\n",
-			progname, path, s.hdr.version,
-			(unsigned int)s.hdr.record_version);
+			progname, path, s.rd.hdr.version,
+			(unsigned int)s.rd.hdr.record_version);
 		record_stream_close(&s);
 		return 1;
 	}
 	check_init(&c, out);
-	for (unsigned int cpu = 0; cpu < s.ncpus; cpu++)
-		cpu_of(&c, cpu)->generation = s.hdr.generation;
+	for (unsigned int cpu = 0; cpu < s.rd.ncpus; cpu++)
+		cpu_of(&c, cpu)->generation = s.rd.hdr.generation;
 	while ((n = record_stream_next(&s, &it)) > 0)
 		check_item(&c, &it);
 	fprintf(out, "check: %" PRIu64 " records, %" PRIu64 " duplicated, %"
@@ -241,8 +235,8 @@ int check_recording(const char *path, FILE *out)
 		" time going back\n", c.res.records, c.res.duplicated,
 		c.res.out_of_place, c.res.unaccounted, c.res.time_back);
 	status = check_clean(&c.res) ? 0 : 1;
-	if (n < 0 || s.error[0]) {
-		fprintf(stderr, "%s: %s\n", progname, s.error);
+	if (n < 0 || s.rd.error[0]) {
+		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
 		status = 1;
 	}
 	if (fflush(out) || ferror(out))

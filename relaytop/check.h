@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "record_merge.h"
 
 struct check_result {
 	uint64_t records;

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "record.h"
+#include "record_format.h"
 #include "sched_relay.h"
 #include "util.h"
 

@@ -14,16 +14,9 @@
 #ifndef RELAYTOP_DUMP_H
 #define RELAYTOP_DUMP_H
 
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
-
-#include "sched_relay.h"
 
 /* Print path; returns the exit status (0, or 1 after saying why). */
 int dump_recording(const char *path, FILE *out);
-
-/* One event's fields, as the kernel's tracepoint prints them. */
-void dump_fields(const struct sched_relay_record *rec, char *buf, size_t size);
 
 #endif /* RELAYTOP_DUMP_H */

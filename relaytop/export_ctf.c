@@ -47,7 +47,8 @@
 
 #include "events.h"
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
+#include "sched_model.h"
 #include "util.h"
 
 #define CTF_MAGIC	0xc1fc1fc1u
@@ -346,9 +347,7 @@ struct ctf_stream {
 	uint64_t seq;		/* packet_seq_num of the next packet */
 	uint64_t discarded;	/* events_discarded: missing events so far */
 	uint64_t pending;	/* missing events no packet counts yet */
-	uint64_t last_ts;	/* newest timestamp written */
 	uint64_t events;	/* events written */
-	uint64_t backwards;	/* events whose timestamp went backwards */
 	uint64_t end_ts;	/* when the recording of this CPU ended, or 0 */
 };
 
@@ -361,6 +360,7 @@ struct ctf_export {
 	uint64_t t0;		/* the recording's start */
 	unsigned int ncpus;
 	struct ctf_stream *st;
+	struct sched_model model;	/* each CPU's time, going forward */
 	int err;		/* first write error, -errno */
 };
 
@@ -469,14 +469,14 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 	const struct ctf_event *ev = r->type < SCHED_RELAY_NR_EVENTS ?
 				     &events[r->type] : &raw_event;
 	uint16_t id = r->type < SCHED_RELAY_NR_EVENTS ? r->type : UNKNOWN_ID;
-	uint64_t ts = r->ts;
+	struct sched_event mev;
+	uint64_t ts;
 
 	/* A reader's muxer refuses time going backwards in a stream; the
-	 * producer's clock does not, but a damaged record might. */
-	if (ts < st->last_ts) {
-		ts = st->last_ts;
-		st->backwards++;
-	}
+	 * producer's clock does not, but a damaged record might: it gets
+	 * the time of the newest before it, as the model says. */
+	sched_model_record(&ex->model, cpu, r, &mev);
+	ts = mev.ts;
 	if (st->pending)
 		settle_gap(ex, cpu, ts);
 	if (!st->nevents)
@@ -492,7 +492,7 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 		else
 			put_int(st, f->kind, field_value(r, f->src));
 	}
-	st->end = st->last_ts = ts;
+	st->end = ts;
 	st->nevents++;
 	st->events++;
 	if (st->nevents == PACKET_EVENTS)
@@ -501,6 +501,7 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 
 static void add_gap(struct ctf_export *ex, unsigned int cpu, uint64_t count)
 {
+	sched_model_gap(&ex->model, cpu);
 	close_packet(ex, cpu);
 	ex->st[cpu].pending += count;
 }
@@ -508,7 +509,8 @@ static void add_gap(struct ctf_export *ex, unsigned int cpu, uint64_t count)
 static void finish_stream(struct ctf_export *ex, unsigned int cpu)
 {
 	struct ctf_stream *st = &ex->st[cpu];
-	uint64_t last = st->events ? st->last_ts : ex->t0;
+	const struct sched_cpu *mc = sched_model_cpu(&ex->model, cpu);
+	uint64_t last = st->events ? mc->last_ts : ex->t0;
 
 	if (st->fd < 0)
 		return;		/* no stream: a CPU the recording does not have */
@@ -602,7 +604,7 @@ static int write_metadata_file(struct ctf_export *ex,
 		warn("%s/metadata: %s", ex->dir, strerror(errno));
 		return -1;
 	}
-	write_metadata(f, &s->hdr, recording, ex->uuid, ex->ncpus);
+	write_metadata(f, &s->rd.hdr, recording, ex->uuid, ex->ncpus);
 	if (fflush(f) || ferror(f)) {
 		warn("%s/metadata: %s", ex->dir, strerror(errno));
 		fclose(f);
@@ -637,14 +639,15 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 {
 	char name[32];
 
-	make_uuid(&s->hdr, ex->uuid);
-	ex->t0 = s->hdr.start_mono_ns;
-	ex->ncpus = record_stream_nr_cpus(s);
+	make_uuid(&s->rd.hdr, ex->uuid);
+	ex->t0 = s->rd.hdr.start_mono_ns;
+	ex->ncpus = record_reader_nr_cpus(&s->rd);
 	ex->st = xcalloc(ex->ncpus ? ex->ncpus : 1, sizeof(*ex->st));
+	sched_model_init(&ex->model, ex->ncpus);
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
 		ex->st[cpu].fd = -1;
-		if (cpu < s->ncpus)
-			ex->st[cpu].end_ts = s->summary[cpu].end_ts;
+		if (cpu < s->rd.ncpus)
+			ex->st[cpu].end_ts = s->rd.summary[cpu].end_ts;
 	}
 	if (open_outdir(ex))
 		return -1;
@@ -653,7 +656,7 @@ static int setup(struct ctf_export *ex, const struct record_stream *s,
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
 		/* a stream for each CPU the channel had or that has blocks,
 		 * not for every number below a (damaged) high one */
-		if (!record_stream_has_cpu(s, cpu))
+		if (!record_reader_has_cpu(&s->rd, cpu))
 			continue;
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		ex->st[cpu].fd = create_file(ex, name);
@@ -676,10 +679,10 @@ static void teardown(struct ctf_export *ex)
 static void note_backwards(const struct ctf_export *ex)
 {
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-		if (ex->st[cpu].backwards)
+		if (ex->model.cpu[cpu].backwards)
 			warn("CPU %u: %" PRIu64 " events had a timestamp "
 			     "earlier than the one before; they carry that one's",
-			     cpu, ex->st[cpu].backwards);
+			     cpu, ex->model.cpu[cpu].backwards);
 }
 
 int export_ctf(const char *recording, const char *outdir)
@@ -691,7 +694,7 @@ int export_ctf(const char *recording, const char *outdir)
 	int n, status = 0;
 
 	if (record_stream_open(&s, recording)) {
-		warn("%s", s.error);
+		warn("%s", s.rd.error);
 		record_stream_close(&s);
 		return 1;
 	}
@@ -720,8 +723,8 @@ int export_ctf(const char *recording, const char *outdir)
 		status = 1;
 	} else {
 		note_backwards(&ex);
-		if (n < 0 || s.error[0]) {
-			warn("%s", s.error);
+		if (n < 0 || s.rd.error[0]) {
+			warn("%s", s.rd.error);
 			warn("%s: holds the %" PRIu64 " events before that",
 			     outdir, written);
 			status = 1;
@@ -731,6 +734,7 @@ out:
 	if (ex.dirfd >= 0)
 		close(ex.dirfd);
 	free(ex.st);
+	sched_model_free(&ex.model);
 	record_stream_close(&s);
 	return status;
 }

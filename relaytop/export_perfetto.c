@@ -39,10 +39,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dump.h"
 #include "events.h"
 #include "fields.h"
-#include "record.h"
+#include "ftrace_text.h"
+#include "record_merge.h"
+#include "sched_model.h"
 #include "util.h"
 
 #define NS_PER_S UINT64_C(1000000000)
@@ -131,19 +132,8 @@ static void json_us(FILE *f, uint64_t ns)
 
 /* ---- pass 1: tracks ------------------------------------------------- */
 
-enum on_cpu { CPU_UNKNOWN, CPU_IDLE, CPU_TASK };
-
+/* Per CPU, what the tracks need beyond the scheduler model's. */
 struct pf_cpu {
-	bool have_record;
-	uint64_t last_ts;	/* its newest record's ts */
-	bool known;		/* nothing missing since known_since */
-	uint64_t known_since;
-	enum on_cpu on;
-	char comm[SCHED_RELAY_COMM_LEN];	/* CPU_TASK: the task */
-	int32_t pid;
-	int32_t tgid;
-	int32_t prio;
-	uint64_t since;		/* CPU_TASK: on the CPU since */
 	uint64_t dropped;	/* cumulative, as the recording says */
 	uint64_t lost;
 	uint64_t pend_dropped;	/* a gap whose end is not known yet */
@@ -153,7 +143,6 @@ struct pf_cpu {
 	uint64_t bin_count;	/* records in the current rate bin */
 	double rate;		/* the rate counter's last value */
 	bool rate_set;
-	uint64_t backwards;	/* records earlier than the one before */
 };
 
 struct pf_export {
@@ -162,6 +151,7 @@ struct pf_export {
 	uint64_t t0;		/* the recording's start */
 	unsigned int ncpus;
 	struct pf_cpu *cpu;
+	struct sched_model model;	/* who runs: the task slices */
 	bool bins_started;
 	uint64_t bin_start;
 };
@@ -289,40 +279,12 @@ static void put_task_slice(struct pf_export *ex, unsigned int cpu,
 	fputs("}}", f);
 }
 
-/* What was on the CPU is no longer known (a gap, the channel's end). */
-static void lose_track(struct pf_export *ex, unsigned int cpu)
+/* A run of a task the model saw end: its slice. */
+static void on_run(void *ctx, const struct sched_run *run)
 {
-	struct pf_cpu *c = &ex->cpu[cpu];
-
-	if (c->on == CPU_TASK && c->last_ts > c->since)
-		put_task_slice(ex, cpu, c->comm, c->pid, c->tgid, c->prio,
-			       c->since, c->last_ts, NULL);
-	c->on = CPU_UNKNOWN;
-	c->known = false;
-}
-
-static void on_switch(struct pf_export *ex, unsigned int cpu,
-		      const struct sched_relay_record *r, uint64_t ts)
-{
-	struct pf_cpu *c = &ex->cpu[cpu];
-	const char *state = fields_state_letters(r->state);
-
-	if (c->on == CPU_TASK)
-		put_task_slice(ex, cpu, c->comm, c->pid, c->tgid, c->prio,
-			       c->since, ts, state);
-	else if (c->on == CPU_UNKNOWN && r->pid != 0 && c->known_since < ts)
-		put_task_slice(ex, cpu, r->comm, r->pid, r->tgid,
-			       fields_prio(r->prio), c->known_since, ts, state);
-	if (r->pid2 == 0) {
-		c->on = CPU_IDLE;
-		return;
-	}
-	c->on = CPU_TASK;
-	memcpy(c->comm, r->comm2, sizeof(c->comm));
-	c->pid = r->pid2;
-	c->tgid = r->tgid2;
-	c->prio = fields_prio(r->prio2);
-	c->since = ts;
+	put_task_slice(ctx, run->cpu, run->task.comm, run->task.pid,
+		       run->task.tgid, run->task.prio, run->from, run->to,
+		       run->end_state);
 }
 
 static void put_int_arg(FILE *f, const char *name, int64_t v, bool *first)
@@ -418,11 +380,11 @@ static void put_gap_slice(struct pf_export *ex, unsigned int cpu,
 static void on_gap(struct pf_export *ex, const struct record_item *it)
 {
 	struct pf_cpu *c = &ex->cpu[it->cpu];
+	const struct sched_cpu *mc = sched_model_cpu(&ex->model, it->cpu);
 
-	if (!c->pend_dropped && !c->pend_lost) {
-		lose_track(ex, it->cpu);
-		c->gap_from = c->have_record ? c->last_ts : ex->t0;
-	}
+	if (!c->pend_dropped && !c->pend_lost)
+		c->gap_from = mc->have_ts ? mc->last_ts : ex->t0;
+	sched_model_gap(&ex->model, it->cpu);
 	if (it->kind == ITEM_DROPPED)
 		c->pend_dropped += it->count;
 	else
@@ -449,30 +411,21 @@ static void settle_gap(struct pf_export *ex, unsigned int cpu, uint64_t to)
 }
 
 static void on_record(struct pf_export *ex, unsigned int cpu,
-		      const struct sched_relay_record *r, uint64_t ts)
+		      const struct sched_relay_record *r)
 {
-	struct pf_cpu *c = &ex->cpu[cpu];
-
 	/* Slices need time to go forward on a CPU.  A real recording's does;
 	 * a damaged one's may not: such a record carries the time of the one
-	 * before (as in the CTF export), and the export says how many did. */
-	if (c->have_record && ts < c->last_ts) {
-		ts = c->last_ts;
-		c->backwards++;
-	}
+	 * before (the model's, as in the CTF export), and the export says
+	 * how many did. */
+	uint64_t ts = sched_model_time(&ex->model, cpu, r->ts);
+
 	settle_gap(ex, cpu, ts);
 	advance_bins(ex, ts);
-	c->bin_count++;
-	if (!c->known) {
-		c->known = true;
-		c->known_since = ts;
-	}
-	if (r->type == SCHED_RELAY_SWITCH)
-		on_switch(ex, cpu, r, ts);
-	else
+	ex->cpu[cpu].bin_count++;
+	/* a sched_switch ends a run: its slice (on_run) */
+	sched_model_record(&ex->model, cpu, r, NULL);
+	if (r->type != SCHED_RELAY_SWITCH)
 		on_instant(ex, cpu, r, ts);
-	c->last_ts = ts;
-	c->have_record = true;
 }
 
 static void on_marker(struct pf_export *ex, const struct record_item *it)
@@ -488,12 +441,14 @@ static void on_marker(struct pf_export *ex, const struct record_item *it)
 	case ITEM_RESTART:
 		fprintf(f, "\"name\":\"channel reset\",\"args\":{\"generation\":"
 			"%" PRIu64 "}}", it->generation);
+		sched_model_gap(&ex->model, it->cpu);
 		break;
 	case ITEM_GONE:
 		fputs("\"name\":\"channel went away\",\"args\":{}}", f);
-		for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-			if (global || cpu == it->cpu)
-				lose_track(ex, cpu);
+		if (global)
+			sched_model_gap_all(&ex->model);
+		else
+			sched_model_gap(&ex->model, it->cpu);
 		break;
 	default:
 		events_format(it->config.events, ",", events, sizeof(events));
@@ -506,9 +461,7 @@ static void on_marker(struct pf_export *ex, const struct record_item *it)
 			!!(it->config.flags & RECORD_F_OVERWRITE),
 			!!(it->config.flags & RECORD_F_ENABLED));
 		/* without sched_switch, who runs is no longer followed */
-		if (!(it->config.events & (1u << SCHED_RELAY_SWITCH)))
-			for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-				lose_track(ex, cpu);
+		sched_model_events(&ex->model, it->config.events);
 		break;
 	}
 }
@@ -516,8 +469,9 @@ static void on_marker(struct pf_export *ex, const struct record_item *it)
 static void finish_tracks(struct pf_export *ex)
 {
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		const struct sched_cpu *mc = sched_model_cpu(&ex->model, cpu);
 		struct pf_cpu *c = &ex->cpu[cpu];
-		uint64_t last = c->have_record ? c->last_ts : ex->t0;
+		uint64_t last = mc->have_ts ? mc->last_ts : ex->t0;
 
 		settle_gap(ex, cpu, c->end_ts > last ? c->end_ts : last);
 	}
@@ -529,91 +483,44 @@ static void finish_tracks(struct pf_export *ex)
 				 PERFETTO_RATE_BIN_NS : UINT64_MAX,
 				 0);
 	}
-	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-		lose_track(ex, cpu);
+	sched_model_end(&ex->model);	/* the runs still open */
 }
 
 /* ---- pass 2: ftrace text -------------------------------------------- */
-
-struct current_task {
-	bool known;
-	char comm[SCHED_RELAY_COMM_LEN];
-	int32_t pid;
-	int32_t tgid;
-	uint64_t last_ts;	/* time only goes forward (as in pass 1) */
-};
-
-/* One line as trace_pipe prints it, into the JSON string. */
-static void put_text_record(FILE *f, unsigned int cpu,
-			    const struct sched_relay_record *r,
-			    struct current_task *cur)
-{
-	char line[512], fields[256], comm[SCHED_RELAY_COMM_LEN + 1], tgid[16];
-	int32_t pid = 0, g = -1;
-	uint64_t ts = r->ts > cur->last_ts ? r->ts : cur->last_ts;
-
-	cur->last_ts = ts;
-	switch (r->type) {
-	case SCHED_RELAY_SWITCH:
-	case SCHED_RELAY_FORK:
-	case SCHED_RELAY_EXIT:
-		snprintf(comm, sizeof(comm), "%.16s", r->comm);
-		pid = r->pid;
-		g = r->tgid;
-		break;
-	default:
-		snprintf(comm, sizeof(comm), "%.16s",
-			 cur->known ? cur->comm : "<...>");
-		pid = cur->known ? cur->pid : 0;
-		g = cur->known ? cur->tgid : -1;
-		break;
-	}
-	if (r->type == SCHED_RELAY_SWITCH) {
-		cur->known = true;
-		memcpy(cur->comm, r->comm2, sizeof(cur->comm));
-		cur->pid = r->pid2;
-		cur->tgid = r->tgid2;
-	}
-	/* ftrace's record-tgid column: Perfetto groups threads by it */
-	if (g >= 0)
-		snprintf(tgid, sizeof(tgid), "%7" PRId32, g);
-	else
-		snprintf(tgid, sizeof(tgid), "-------");
-	dump_fields(r, fields, sizeof(fields));
-	snprintf(line, sizeof(line), "%16s-%-7" PRId32 " (%s) [%03u] .... %5"
-		 PRIu64 ".%09" PRIu64 ": %s: %s\n", comm, pid < 0 ? 0 : pid,
-		 tgid, cpu, (uint64_t)(ts / NS_PER_S),
-		 (uint64_t)(ts % NS_PER_S),
-		 r->type < SCHED_RELAY_NR_EVENTS ?
-		 event_type(r->type)->tracepoint : "sched_relay_unknown",
-		 fields);
-	json_chars(f, line, sizeof(line));
-}
 
 static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 {
 	struct record_stream s;
 	struct record_item it;
-	struct current_task *cur;
-	char line[128];
+	struct sched_model m;
+	struct sched_event ev;
+	char line[512];
 	int n;
 
 	if (record_stream_open(&s, recording)) {
-		warn("%s", s.error);
+		warn("%s", s.rd.error);
 		record_stream_close(&s);
 		return -1;
 	}
-	cur = xcalloc(ncpus ? ncpus : 1, sizeof(*cur));
+	sched_model_init(&m, ncpus);
+	sched_model_events(&m, s.rd.hdr.events);
 	json_chars(f, "# tracer: nop\n#\n", 32);
 	while ((n = record_stream_next(&s, &it)) > 0) {
 		if (it.kind == ITEM_GONE && it.cpu == RECORD_NO_CPU)
-			for (unsigned int cpu = 0; cpu < ncpus; cpu++)
-				cur[cpu].known = false;
+			sched_model_gap_all(&m);
+		if (it.kind == ITEM_CONFIG)
+			sched_model_events(&m, it.config.events);
 		if (it.cpu >= ncpus)
 			continue;
 		switch (it.kind) {
 		case ITEM_RECORD:
-			put_text_record(f, it.cpu, it.rec, &cur[it.cpu]);
+			/* one line as trace_pipe prints it, into the JSON
+			 * string; time only goes forward (as in pass 1) */
+			sched_model_record(&m, it.cpu, it.rec, &ev);
+			ftrace_line(line, sizeof(line), FTRACE_PIPE, it.cpu,
+				    ev.ts, ev.task_known ? &ev.task : NULL,
+				    it.rec);
+			json_chars(f, line, sizeof(line));
 			break;
 		case ITEM_DROPPED:
 		case ITEM_LOST:
@@ -621,14 +528,14 @@ static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 				 " EVENTS %s]\n", it.cpu, it.count,
 				 it.kind == ITEM_DROPPED ? "DROPPED" : "LOST");
 			json_chars(f, line, sizeof(line));
-			cur[it.cpu].known = false;
+			sched_model_gap(&m, it.cpu);
 			break;
 		default:
-			cur[it.cpu].known = false;
+			sched_model_gap(&m, it.cpu);
 			break;
 		}
 	}
-	free(cur);
+	sched_model_free(&m);
 	record_stream_close(&s);
 	return 0;
 }
@@ -638,7 +545,7 @@ static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 static void put_other_data(FILE *f, const struct record_stream *s,
 			   const char *recording, unsigned int ncpus)
 {
-	const struct record_file_header *h = &s->hdr;
+	const struct record_file_header *h = &s->rd.hdr;
 	char events[128];
 
 	events_format(h->events, ",", events, sizeof(events));
@@ -663,15 +570,18 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 	int n;
 
 	if (record_stream_open(&s, recording)) {
-		warn("%s", s.error);
+		warn("%s", s.rd.error);
 		record_stream_close(&s);
 		return -1;
 	}
-	ex.t0 = s.hdr.start_mono_ns;
-	ex.ncpus = record_stream_nr_cpus(&s);
+	ex.t0 = s.rd.hdr.start_mono_ns;
+	ex.ncpus = record_reader_nr_cpus(&s.rd);
 	ex.cpu = xcalloc(ex.ncpus ? ex.ncpus : 1, sizeof(*ex.cpu));
-	for (unsigned int cpu = 0; cpu < ex.ncpus && cpu < s.ncpus; cpu++)
-		ex.cpu[cpu].end_ts = s.summary[cpu].end_ts;
+	sched_model_init(&ex.model, ex.ncpus);
+	ex.model.on_run = on_run;
+	ex.model.ctx = &ex;
+	for (unsigned int cpu = 0; cpu < ex.ncpus && cpu < s.rd.ncpus; cpu++)
+		ex.cpu[cpu].end_ts = s.rd.summary[cpu].end_ts;
 	put_other_data(f, &s, recording, ex.ncpus);
 	put_metadata(&ex);
 	while ((n = record_stream_next(&s, &it)) > 0) {
@@ -679,7 +589,7 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 			continue;
 		switch (it.kind) {
 		case ITEM_RECORD:
-			on_record(&ex, it.cpu, it.rec, it.rec->ts);
+			on_record(&ex, it.cpu, it.rec);
 			break;
 		case ITEM_DROPPED:
 		case ITEM_LOST:
@@ -692,23 +602,22 @@ static int write_json(FILE *f, const char *recording, bool *damaged)
 	}
 	finish_tracks(&ex);
 	for (unsigned int cpu = 0; cpu < ex.ncpus; cpu++)
-		if (ex.cpu[cpu].backwards)
+		if (ex.model.cpu[cpu].backwards)
 			warn("%s: CPU %u: %" PRIu64 " records have a timestamp "
 			     "earlier than the one before (a damaged recording?);"
 			     " they carry that one's", recording, cpu,
-			     ex.cpu[cpu].backwards);
+			     ex.model.cpu[cpu].backwards);
 	fputs("\n],\n\"systemTraceEvents\":\"", f);
-	if (n < 0 || s.error[0]) {
-		warn("%s", s.error);
+	if (n < 0 || s.rd.error[0]) {
+		warn("%s", s.rd.error);
 		*damaged = true;
 	}
 	record_stream_close(&s);
-	if (text_pass(f, recording, ex.ncpus)) {
-		free(ex.cpu);
-		return -1;
-	}
-	fputs("\"}\n", f);
+	sched_model_free(&ex.model);
 	free(ex.cpu);
+	if (text_pass(f, recording, ex.ncpus))
+		return -1;
+	fputs("\"}\n", f);
 	return 0;
 }
 

@@ -10,8 +10,7 @@
 #include "dump.h"
 #include "export_ctf.h"
 #include "export_perfetto.h"
-#include "replay.h"
-#include "session.h"
+#include "top.h"
 #include "util.h"
 
 int main(int argc, char *argv[])
@@ -40,7 +39,5 @@ int main(int argc, char *argv[])
 		return export_ctf(opt.export_file, opt.export_ctf);
 	if (opt.export_perfetto)
 		return export_perfetto(opt.export_file, opt.export_perfetto);
-	if (opt.replay)
-		return replay_run(&opt);
-	return session_run(&opt);
+	return top_run(&opt);	/* live, recording or replay */
 }

@@ -83,6 +83,19 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *xgrow(void *p, unsigned int *n, unsigned int i, size_t size)
+{
+	unsigned int want;
+
+	if (i < *n)
+		return p;
+	want = i + 1 > 2 * *n ? i + 1 : 2 * *n;
+	p = xrealloc(p, (size_t)want * size);
+	memset((char *)p + (size_t)*n * size, 0, (size_t)(want - *n) * size);
+	*n = want;
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t len = strlen(s) + 1;

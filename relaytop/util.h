@@ -34,6 +34,12 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/*
+ * Make the array p of *n elements of size bytes hold index i: when it
+ * does not, it grows to twice its size or to i + 1, the new elements
+ * zeroed, and *n says its new size.  Returns the (maybe moved) array.
+ */
+void *xgrow(void *p, unsigned int *n, unsigned int i, size_t size);
 
 /*
  * Strict number parsing: the whole string must be the number (a trailing

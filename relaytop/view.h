@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * view.h - everything a screen or a batch block shows, gathered by the live
- * session or the replay, drawn by ui.c (curses) or batch.c (plain text).
+ * view.h - everything a screen or a batch block shows, gathered by top.c
+ * from the application's state, its source and its tally, drawn by ui.c
+ * (curses) or batch.c (plain text).
  */
 #ifndef RELAYTOP_VIEW_H
 #define RELAYTOP_VIEW_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "control.h"
+#include "sched_model.h"
 #include "stats.h"
 
 struct view {
@@ -19,6 +21,9 @@ struct view {
 	struct control_state cfg;
 	bool channel_ok;		/* buffers mapped (live) */
 	const struct stats *st;
+	/* who runs on each CPU (sched_model_current()), or NULL when not
+	 * followed; live even while the figures are paused */
+	const struct sched_model *model;
 	double elapsed;			/* seconds since the start */
 	double interval;		/* refresh interval, seconds */
 	enum stats_sort sort;

@@ -4,7 +4,7 @@
  * a temporary directory with the control attributes as regular files
  * (generation, subbuf_size, n_subbufs, overwrite, enabled, events, stats,
  * reset) and one cpuN file per CPU, mapped shared and written by a
- * fake_relay, so relaytop's channel, control and session code runs on it
+ * fake_relay, so relaytop's channel, control and live source code runs on it
  * unchanged (mmap of a regular file works like the kernel's).
  */
 #ifndef FAKE_CHANNEL_H

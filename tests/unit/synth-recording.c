@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "subbuf.h"
 #include "test-lib.h"
 #include "util.h"

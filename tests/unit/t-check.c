@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "test-lib.h"
 #include "util.h"
 #include "v1-recording.h"

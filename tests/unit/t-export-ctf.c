@@ -32,7 +32,8 @@
 
 #include "export_ctf.h"
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "synth-recording.h"
 #include "test-lib.h"
 #include "util.h"
@@ -188,17 +189,17 @@ static int read_info(const char *path, struct rec_info *ri)
 
 	memset(ri, 0, sizeof(*ri));
 	if (record_stream_open(&s, path)) {
-		test_msg("%s", s.error);
+		test_msg("%s", s.rd.error);
 		record_stream_close(&s);
 		return -1;
 	}
-	ri->start_mono = s.hdr.start_mono_ns;
-	ri->start_real = s.hdr.start_real_ns;
-	ri->records = s.records;
-	for (unsigned int cpu = 0; cpu < NCPU && cpu < s.ncpus; cpu++) {
-		ri->dropped[cpu] = s.summary[cpu].dropped;
-		ri->lost[cpu] = s.summary[cpu].lost;
-		ri->end_ts[cpu] = s.summary[cpu].end_ts;
+	ri->start_mono = s.rd.hdr.start_mono_ns;
+	ri->start_real = s.rd.hdr.start_real_ns;
+	ri->records = s.rd.records;
+	for (unsigned int cpu = 0; cpu < NCPU && cpu < s.rd.ncpus; cpu++) {
+		ri->dropped[cpu] = s.rd.summary[cpu].dropped;
+		ri->lost[cpu] = s.rd.summary[cpu].lost;
+		ri->end_ts[cpu] = s.rd.summary[cpu].end_ts;
 	}
 	record_stream_close(&s);
 	return 0;

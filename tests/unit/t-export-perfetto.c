@@ -31,7 +31,8 @@
 #include <unistd.h>
 
 #include "export_perfetto.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "synth-recording.h"
 #include "test-lib.h"
 #include "util.h"
@@ -346,16 +347,16 @@ static int summarize(const char *path)
 
 	memset(&sum, 0, sizeof(sum));
 	if (record_stream_open(&s, path)) {
-		test_msg("%s", s.error);
+		test_msg("%s", s.rd.error);
 		record_stream_close(&s);
 		return -1;
 	}
-	sum.start_mono = s.hdr.start_mono_ns;
-	for (unsigned int cpu = 0; cpu < NCPU && cpu < s.ncpus; cpu++) {
-		sum.records[cpu] = s.summary[cpu].records;
-		sum.dropped[cpu] = s.summary[cpu].dropped;
-		sum.lost[cpu] = s.summary[cpu].lost;
-		sum.end_ts[cpu] = s.summary[cpu].end_ts;
+	sum.start_mono = s.rd.hdr.start_mono_ns;
+	for (unsigned int cpu = 0; cpu < NCPU && cpu < s.rd.ncpus; cpu++) {
+		sum.records[cpu] = s.rd.summary[cpu].records;
+		sum.dropped[cpu] = s.rd.summary[cpu].dropped;
+		sum.lost[cpu] = s.rd.summary[cpu].lost;
+		sum.end_ts[cpu] = s.rd.summary[cpu].end_ts;
 	}
 	record_stream_close(&s);
 	return 0;

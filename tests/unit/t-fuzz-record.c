@@ -32,7 +32,8 @@
 #include "dump.h"
 #include "export_ctf.h"
 #include "export_perfetto.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "test-lib.h"
 #include "util.h"
 

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * t-keys.c - pins the keys (relaytop/keys.c) on a live session over a fake
- * channel: q quits; h and ? toggle help; p and space pause; r writes "1"
+ * t-keys.c - pins the keys (relaytop/keys.c, the commands of
+ * relaytop/controller.c) on the live mode over a fake channel: q quits; h and ? toggle help; p and space pause; r writes "1"
  * to reset; + and - step the refresh interval through its ladder and stay
  * within it; s cycles the sort; e then a type letter toggles that type in
  * events (Esc cancels, an unknown letter is refused); o toggles overwrite;
  * an unknown key says so; keys that change the channel refuse to while
- * replaying; every table entry with help text has a label.
+ * replaying (a replay source is asked, and says no); every table entry
+ * with help text has a label and a command.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fake-channel.h"
+#include "controller.h"
 #include "keys.h"
-#include "session.h"
+#include "record_writer.h"
+#include "top.h"
 #include "test-lib.h"
 
 /* What a write left at the start of a regular file. */
@@ -27,10 +31,29 @@ static const char *written(struct fake_channel *fc, const char *name)
 	return line;
 }
 
+static char record_path[] = "/tmp/t-keys.XXXXXX";
+
+/* An empty recording, for a replay source. */
+static void make_recording(void)
+{
+	struct record_meta meta = {
+		.channel = "c", .nr_cpus = 1, .geom = { 4096, 4 },
+		.events = SCHED_RELAY_ALL_EVENTS, .generation = 1,
+	};
+	struct recorder *rec;
+	int fd = mkstemp(record_path);
+
+	close(fd);
+	rec = recorder_create(record_path, &meta);
+	if (!rec || recorder_finish(rec))
+		exit(2);
+	recorder_free(rec);
+}
+
 struct rig {
 	struct fake_channel fc;
 	struct options opt;
-	struct session s;
+	struct top t;
 };
 
 static bool rig_start(struct rig *r)
@@ -40,13 +63,13 @@ static bool rig_start(struct rig *r)
 		return false;
 	r->opt.channel = r->fc.dir;
 	r->opt.interval = 1;
-	session_start(&r->s, &r->opt, OUT_NONE);
+	top_start(&r->t, &r->opt, OUT_NONE);
 	return true;
 }
 
 static void rig_stop(struct rig *r)
 {
-	session_free(&r->s);
+	top_free(&r->t);
 	fake_channel_destroy(&r->fc);
 }
 
@@ -57,27 +80,27 @@ static void test_simple_keys(void)
 
 	if (!check(rig_start(&r)))
 		return;
-	redraw = keys_dispatch(&r.s, 'h');
-	check_uint(redraw, ==, REDRAW);
-	check(r.s.show_help);
-	keys_dispatch(&r.s, '?');
-	check(!r.s.show_help);
-	keys_dispatch(&r.s, ' ');
-	check(r.s.paused);
-	check(strstr(r.s.status, "paused") != NULL);
-	keys_dispatch(&r.s, 'p');
-	check(!r.s.paused);
-	keys_dispatch(&r.s, 's');
-	check_int(r.s.sort, ==, SORT_EVENTS);
-	keys_dispatch(&r.s, 's');
-	keys_dispatch(&r.s, 's');
-	keys_dispatch(&r.s, 's');
-	check_int(r.s.sort, ==, SORT_CPU);
-	keys_dispatch(&r.s, 'Z');
-	check(r.s.status_error);
-	check(strstr(r.s.status, "unknown key") != NULL);
-	keys_dispatch(&r.s, 'q');
-	check(r.s.quit);
+	redraw = top_key(&r.t, 'h');
+	check_uint(redraw, ==, REACT_REDRAW);
+	check(r.t.app.show_help);
+	top_key(&r.t, '?');
+	check(!r.t.app.show_help);
+	top_key(&r.t, ' ');
+	check(r.t.app.paused);
+	check(strstr(r.t.app.status, "paused") != NULL);
+	top_key(&r.t, 'p');
+	check(!r.t.app.paused);
+	top_key(&r.t, 's');
+	check_int(r.t.app.sort, ==, SORT_EVENTS);
+	top_key(&r.t, 's');
+	top_key(&r.t, 's');
+	top_key(&r.t, 's');
+	check_int(r.t.app.sort, ==, SORT_CPU);
+	top_key(&r.t, 'Z');
+	check(r.t.app.status_error);
+	check(strstr(r.t.app.status, "unknown key") != NULL);
+	top_key(&r.t, 'q');
+	check(r.t.app.quit);
 	rig_stop(&r);
 }
 
@@ -85,20 +108,20 @@ static void test_interval_ladder(void)
 {
 	struct rig r;
 
-	check_int((int)(keys_next_interval(1, +1) * 10), ==, 20);
-	check_int((int)(keys_next_interval(1, -1) * 10), ==, 5);
-	check_int((int)(keys_next_interval(0.7, +1) * 10), ==, 10);
-	check_int((int)(keys_next_interval(0.7, -1) * 10), ==, 5);
-	check_int((int)(keys_next_interval(0.1, -1) * 10), ==, 1);	/* floor */
-	check_int((int)keys_next_interval(60, +1), ==, 60);		/* ceiling */
+	check_int((int)(controller_next_interval(1, +1) * 10), ==, 20);
+	check_int((int)(controller_next_interval(1, -1) * 10), ==, 5);
+	check_int((int)(controller_next_interval(0.7, +1) * 10), ==, 10);
+	check_int((int)(controller_next_interval(0.7, -1) * 10), ==, 5);
+	check_int((int)(controller_next_interval(0.1, -1) * 10), ==, 1);	/* floor */
+	check_int((int)controller_next_interval(60, +1), ==, 60);		/* ceiling */
 	if (!check(rig_start(&r)))
 		return;
-	keys_dispatch(&r.s, '+');
-	check_int((int)r.s.interval, ==, 2);
-	check(strstr(r.s.status, "every 2s") != NULL);
-	keys_dispatch(&r.s, '-');
-	keys_dispatch(&r.s, '-');
-	check_int((int)(r.s.interval * 10), ==, 5);
+	top_key(&r.t, '+');
+	check_int((int)r.t.app.interval, ==, 2);
+	check(strstr(r.t.app.status, "every 2s") != NULL);
+	top_key(&r.t, '-');
+	top_key(&r.t, '-');
+	check_int((int)(r.t.app.interval * 10), ==, 5);
 	rig_stop(&r);
 }
 
@@ -108,36 +131,49 @@ static void test_channel_keys(void)
 
 	if (!check(rig_start(&r)))
 		return;
-	keys_dispatch(&r.s, 'r');
+	top_key(&r.t, 'r');
 	check_str(written(&r.fc, "reset"), "1");
-	check(!r.s.status_error);
-	keys_dispatch(&r.s, 'e');
-	check(keys_prompt(&r.s) != NULL);
-	keys_dispatch(&r.s, 'w');		/* wakeup off */
-	check(keys_prompt(&r.s) == NULL);
+	check(!r.t.app.status_error);
+	top_key(&r.t, 'e');
+	check(controller_prompt(&r.t.app) != NULL);
+	top_key(&r.t, 'w');		/* wakeup off */
+	check(controller_prompt(&r.t.app) == NULL);
 	check_str(written(&r.fc, "events"), "0x7d");
-	check(strstr(r.s.status, "wakeup off") != NULL);
-	keys_dispatch(&r.s, 'e');
-	keys_dispatch(&r.s, KEY_CODE_ESC);	/* cancelled */
-	check(strstr(r.s.status, "unchanged") != NULL);
-	keys_dispatch(&r.s, 'e');
-	keys_dispatch(&r.s, 'z');		/* no such type */
-	check(r.s.status_error);
-	check(keys_prompt(&r.s) == NULL);
-	keys_dispatch(&r.s, 'o');
+	check(strstr(r.t.app.status, "wakeup off") != NULL);
+	top_key(&r.t, 'e');
+	top_key(&r.t, KEY_CODE_ESC);	/* cancelled */
+	check(strstr(r.t.app.status, "unchanged") != NULL);
+	top_key(&r.t, 'e');
+	top_key(&r.t, 'z');		/* no such type */
+	check(r.t.app.status_error);
+	check(controller_prompt(&r.t.app) == NULL);
+	top_key(&r.t, 'o');
 	check_str(written(&r.fc, "overwrite"), "1");
-	/* while replaying, the channel is not touched */
-	r.s.replay = true;
+	/* while replaying, the channel is not touched: the keys go to a
+	 * replay source */
 	{
 		char path[128];
+		struct replay_source rp;
+		struct source live = r.t.src;
 
 		snprintf(path, sizeof(path), "%s/reset", r.fc.dir);
 		check_int(truncate(path, 0), ==, 0);
+		make_recording();
+		if (!check_int(replay_source_open(&rp, record_path, &r.t.feed),
+			       ==, 0))
+			return;
+		r.t.src = replay_source(&rp);
+		top_key(&r.t, 'r');
+		check(r.t.app.status_error);
+		check(strstr(r.t.app.status, "not while replaying") != NULL);
+		check_str(written(&r.fc, "reset"), "");
+		top_key(&r.t, 'e');
+		check(strstr(r.t.app.status, "events: not while replaying") != NULL);
+		check(controller_prompt(&r.t.app) == NULL);
+		replay_source_close(&rp);
+		unlink(record_path);
+		r.t.src = live;
 	}
-	keys_dispatch(&r.s, 'r');
-	check(r.s.status_error);
-	check(strstr(r.s.status, "not while replaying") != NULL);
-	check_str(written(&r.fc, "reset"), "");
 	rig_stop(&r);
 }
 
@@ -148,7 +184,8 @@ static void test_table(void)
 	int labelled = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		check(t[i].action != NULL);
+		check(t[i].cmd != CMD_NONE);
+		check(keys_command(t[i].key) == t[i].cmd);
 		if (t[i].help) {
 			check(t[i].label != NULL);
 			labelled++;

@@ -24,7 +24,8 @@
 
 #include "collect.h"
 #include "fake-relay.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "subbuf.h"
 #include "test-lib.h"
 #include "util.h"
@@ -177,7 +178,7 @@ static void read_back(const char *name, struct readback *rb)
 	rb->ids_match_gaps = rb->ts_sorted = rb->events_match_gaps = true;
 	rb->open_rc = record_stream_open(&rb->s, tmp_path(name));
 	if (rb->open_rc) {
-		snprintf(rb->error, sizeof(rb->error), "%s", rb->s.error);
+		snprintf(rb->error, sizeof(rb->error), "%s", rb->s.rd.error);
 		record_stream_close(&rb->s);
 		return;
 	}
@@ -220,7 +221,7 @@ static void read_back(const char *name, struct readback *rb)
 			break;
 		}
 	}
-	snprintf(rb->error, sizeof(rb->error), "%s", rb->s.error);
+	snprintf(rb->error, sizeof(rb->error), "%s", rb->s.rd.error);
 }
 
 static void test_round_trip(void)
@@ -238,23 +239,23 @@ static void test_round_trip(void)
 	read_back("plain.rec", &rb);
 	check_int(rb.open_rc, ==, 0);
 	check_str(rb.error, "");
-	check(rb.s.ended);
+	check(rb.s.rd.ended);
 	for (int c = 0; c < NCPU; c++) {
 		check_uint(rb.records[c], ==, g.relay[c].events);
-		check_uint(rb.records[c], ==, rb.s.summary[c].records);
+		check_uint(rb.records[c], ==, rb.s.rd.summary[c].records);
 		check_uint(rb.dropped[c], ==, 0);
 		check_uint(rb.lost[c], ==, 0);
-		check(rb.s.summary[c].ended);
+		check(rb.s.rd.summary[c].ended);
 	}
 	check(rb.ts_sorted);
 	check(rb.events_match_gaps);
 	check(rb.ids_match_gaps);
-	check_uint(rb.s.hdr.nr_cpus, ==, NCPU);
-	check_uint(rb.s.hdr.subbuf_size, ==, SUBBUF);
-	check_uint(rb.s.hdr.n_subbufs, ==, NSUB);
-	check_uint(rb.s.hdr.generation, ==, 5);
-	check_uint(rb.s.hdr.record_size, ==, 64);
-	check_str(rb.s.hdr.channel, "/fake/channel");
+	check_uint(rb.s.rd.hdr.nr_cpus, ==, NCPU);
+	check_uint(rb.s.rd.hdr.subbuf_size, ==, SUBBUF);
+	check_uint(rb.s.rd.hdr.n_subbufs, ==, NSUB);
+	check_uint(rb.s.rd.hdr.generation, ==, 5);
+	check_uint(rb.s.rd.hdr.record_size, ==, 64);
+	check_str(rb.s.rd.hdr.channel, "/fake/channel");
 	record_stream_close(&rb.s);
 }
 
@@ -305,8 +306,8 @@ static void test_drops_where_they_happened(void)
 	check_str(rb.error, "");
 	check_uint(rb.records[0], ==, g.relay[0].events);
 	check_uint(rb.dropped[0], ==, 13);
-	check_uint(rb.s.summary[0].dropped, ==, 13);
-	check(rb.s.summary[0].drops_from_stats);
+	check_uint(rb.s.rd.summary[0].dropped, ==, 13);
+	check(rb.s.rd.summary[0].drops_from_stats);
 	check(rb.ids_match_gaps);	/* the 10 sit exactly in the gap */
 	check_uint(rb.lost[0], ==, 0);
 	record_stream_close(&rb.s);
@@ -329,7 +330,7 @@ static void test_losses_where_they_happened(void)
 	read_back("lost.rec", &rb);
 	check_str(rb.error, "");
 	check_uint(rb.lost[2], ==, lost);
-	check_uint(rb.s.summary[2].lost, ==, lost);
+	check_uint(rb.s.rd.summary[2].lost, ==, lost);
 	check_uint(rb.records[2] + rb.lost[2], ==, g.relay[2].events);
 	check(rb.ids_match_gaps);
 	check_uint(rb.dropped[2], ==, 0);
@@ -410,7 +411,7 @@ static void test_stats_drops_before_reset(void)
 	check_uint(rb.restarts[1], ==, 1);
 	check_uint(rb.records[1], ==, NSUB * CAP + 3);
 	check_uint(rb.dropped[1], ==, 7);
-	check_uint(rb.s.summary[1].dropped, ==, 7);
+	check_uint(rb.s.rd.summary[1].dropped, ==, 7);
 	record_stream_close(&rb.s);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * t-replay.c - pins `relaytop --replay` in batch mode (relaytop/replay.c):
+ * t-replay.c - pins `relaytop --replay` in batch mode (relaytop/top.c over
+ * relaytop/replay_source.c):
  * the recording's own clock drives the intervals, so the rates printed
  * are the rates recorded (CPU 0 at 1000/s, CPU 1 at 500/s here), drops and
  * losses appear in the interval they happened in, a reset starts a CPU's
@@ -12,8 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "replay.h"
+#include "record_merge.h"
+#include "record_writer.h"
+#include "top.h"
 #include "test-lib.h"
 
 #define MS 1000000ull
@@ -66,7 +68,7 @@ static void make_recording(void)
 	recorder_free(rec);
 }
 
-/* Run replay_run() with stdout and stderr captured. */
+/* Run top_run() (a replay) with stdout and stderr captured. */
 static int replay(const char *file, unsigned long count, char **out,
 		  char **err)
 {
@@ -82,7 +84,7 @@ static int replay(const char *file, unsigned long count, char **out,
 	fflush(stderr);
 	dup2(fo, 1);
 	dup2(fe, 2);
-	status = replay_run(&o);
+	status = top_run(&o);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * t-session.c - pins the live session (relaytop/session.c) end to end on a
+ * t-session.c - pins the live mode (relaytop/top.c over live_source.c) end
+ * to end on a
  * fake channel with producers running: every event the producers write is
  * counted and recorded; finished sub-buffers are handed back so a
  * no-overwrite producer never has to drop while relaytop keeps up; a reset
@@ -21,8 +22,9 @@
 #include <unistd.h>
 
 #include "fake-channel.h"
-#include "record.h"
-#include "session.h"
+#include "record_merge.h"
+#include "record_writer.h"
+#include "top.h"
 #include "test-lib.h"
 
 static char record_path[] = "/tmp/t-session.XXXXXX";
@@ -30,7 +32,7 @@ static char record_path[] = "/tmp/t-session.XXXXXX";
 struct rig {
 	struct fake_channel fc;
 	struct options opt;
-	struct session s;
+	struct top t;
 };
 
 static bool rig_start(struct rig *r, unsigned int ncpus, bool overwrite,
@@ -42,15 +44,15 @@ static bool rig_start(struct rig *r, unsigned int ncpus, bool overwrite,
 	r->opt.channel = r->fc.dir;
 	r->opt.interval = 1;
 	r->opt.record = record;
-	session_start(&r->s, &r->opt, OUT_NONE);
-	r->s.give_back = fake_channel_give_back;
+	top_start(&r->t, &r->opt, OUT_NONE);
+	r->t.live.give_back = fake_channel_give_back;
 	fake_channel_set_current(&r->fc);
 	return true;
 }
 
 static void rig_stop(struct rig *r)
 {
-	session_free(&r->s);
+	top_free(&r->t);
 	fake_channel_destroy(&r->fc);
 }
 
@@ -61,26 +63,26 @@ static void test_counts_and_flow(void)
 
 	if (!check(rig_start(&r, 3, false, NULL)))
 		return;
-	check(r.s.have_ch);
-	check_uint(r.s.ch.n, ==, 3);
-	check(r.s.has_stats_file);
+	check(r.t.live.have_ch);
+	check_uint(r.t.live.ch.n, ==, 3);
+	check(r.t.live.has_stats_file);
 	/* 40 rounds of most of a buffer (4 x 63 records) each: without
 	 * hand-back the producers would drop in the second */
 	for (int round = 0; round < 40; round++) {
 		for (unsigned int c = 0; c < 3; c++)
 			fake_relay_events(&r.fc.relay[c], 150 + c * 17);
-		session_drain(&r.s);
+		top_drain(&r.t);
 	}
 	for (unsigned int c = 0; c < 3; c++) {
 		check_uint(r.fc.relay[c].full, ==, 0);
-		check_uint(r.s.st.cpu[c].events, ==, r.fc.relay[c].events);
+		check_uint(r.t.tally.st.cpu[c].events, ==, r.fc.relay[c].events);
 		check_uint(r.fc.relay[c].consumed, >, 40);
 		produced += r.fc.relay[c].events;
 	}
-	session_tick(&r.s);
-	check_uint(r.s.st.total.events, ==, produced);
-	check_uint(r.s.ticks, ==, 1);
-	check(r.s.st.total.events_rate > 0);
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.total.events, ==, produced);
+	check_uint(r.t.app.ticks, ==, 1);
+	check(r.t.tally.st.total.events_rate > 0);
 	rig_stop(&r);
 }
 
@@ -91,13 +93,13 @@ static void test_reset_noticed(void)
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
 	fake_relay_events(&r.fc.relay[0], 100);
-	session_drain(&r.s);
-	check_uint(r.s.st.cpu[0].events, ==, 100);
+	top_drain(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 100);
 	fake_channel_reset(&r.fc);
 	fake_relay_events(&r.fc.relay[0], 7);
-	session_drain(&r.s);
-	check_uint(r.s.st.cpu[0].events, ==, 7);
-	check(strstr(r.s.status, "channel reset (generation 2)") != NULL);
+	top_drain(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 7);
+	check(strstr(r.t.app.status, "channel reset (generation 2)") != NULL);
 	rig_stop(&r);
 }
 
@@ -108,20 +110,20 @@ static void test_buffers_go_and_come_back(void)
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
 	fake_relay_events(&r.fc.relay[1], 10);
-	session_drain(&r.s);
+	top_drain(&r.t);
 	fake_channel_remove_buffers(&r.fc);
-	session_drain(&r.s);	/* SIGBUS inside, caught */
-	check(!r.s.have_ch);
-	check(strstr(r.s.status, "channel went away") != NULL);
-	check(r.s.status_error);
-	session_tick(&r.s);	/* still gone: waits */
-	check(!r.s.have_ch);
+	top_drain(&r.t);	/* SIGBUS inside, caught */
+	check(!r.t.live.have_ch);
+	check(strstr(r.t.app.status, "channel went away") != NULL);
+	check(r.t.app.status_error);
+	top_tick(&r.t);	/* still gone: waits */
+	check(!r.t.live.have_ch);
 	fake_channel_restore_buffers(&r.fc);
 	fake_relay_events(&r.fc.relay[1], 5);
-	session_tick(&r.s);
-	check(r.s.have_ch);
-	check(strstr(r.s.status, "channel is back") != NULL);
-	check_uint(r.s.cfg.generation, ==, r.fc.generation);
+	top_tick(&r.t);
+	check(r.t.live.have_ch);
+	check(strstr(r.t.app.status, "channel is back") != NULL);
+	check_uint(r.t.live.cfg.generation, ==, r.fc.generation);
 	rig_stop(&r);
 }
 
@@ -132,24 +134,24 @@ static void test_cpu_comes_online(void)
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
 	fake_relay_events(&r.fc.relay[1], 30);
-	session_drain(&r.s);
+	top_drain(&r.t);
 	if (!check(fake_channel_add_cpu(&r.fc)))
 		return;
 	fake_relay_events(&r.fc.relay[2], 40);
 	fake_relay_events(&r.fc.relay[1], 5);
-	session_tick(&r.s);
-	check_uint(r.s.ch.n, ==, 3);
-	check(strstr(r.s.status, "CPU 2 came online") != NULL);
-	check_uint(r.s.st.cpu[2].events, ==, 40);
-	check_uint(r.s.st.cpu[1].events, ==, 35);
-	check(r.s.st.cpu[2].present);
+	top_tick(&r.t);
+	check_uint(r.t.live.ch.n, ==, 3);
+	check(strstr(r.t.app.status, "CPU 2 came online") != NULL);
+	check_uint(r.t.tally.st.cpu[2].events, ==, 40);
+	check_uint(r.t.tally.st.cpu[1].events, ==, 35);
+	check(r.t.tally.st.cpu[2].present);
 	/* and it keeps flowing: hand-back works for the new one */
 	for (int i = 0; i < 10; i++) {
 		fake_relay_events(&r.fc.relay[2], 150);
-		session_drain(&r.s);
+		top_drain(&r.t);
 	}
 	check_uint(r.fc.relay[2].full, ==, 0);
-	check_uint(r.s.st.cpu[2].events, ==, 40 + 1500);
+	check_uint(r.t.tally.st.cpu[2].events, ==, 40 + 1500);
 	rig_stop(&r);
 }
 
@@ -162,10 +164,10 @@ static void test_drops_counted(void)
 	/* relaytop does not get to read: 4 sub-buffers of 63, then drops */
 	fake_relay_events(&r.fc.relay[0], 4 * 63 + 30);
 	fake_channel_sync_files(&r.fc);
-	session_tick(&r.s);
+	top_tick(&r.t);
 	check_uint(r.fc.relay[0].full, ==, 30);
-	check_uint(r.s.st.cpu[0].dropped, ==, 30);	/* from the stats file */
-	check_uint(r.s.st.cpu[0].events, ==, 4 * 63);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, 30);	/* from the stats file */
+	check_uint(r.t.tally.st.cpu[0].events, ==, 4 * 63);
 	rig_stop(&r);
 }
 
@@ -176,13 +178,13 @@ static void test_overwrite_losses_counted(void)
 	if (!check(rig_start(&r, 1, true, NULL)))
 		return;
 	fake_relay_events(&r.fc.relay[0], 5);
-	session_drain(&r.s);
+	top_drain(&r.t);
 	fake_relay_events(&r.fc.relay[0], 3 * 4 * 63);	/* three laps */
-	session_tick(&r.s);
-	check_uint(r.s.st.cpu[0].events + r.s.st.cpu[0].lost, ==,
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events + r.t.tally.st.cpu[0].lost, ==,
 		   r.fc.relay[0].events);
-	check_uint(r.s.st.cpu[0].lost, >, 0);
-	check_int((int)(r.s.st.cpu[0].fill * 100), ==, 100);
+	check_uint(r.t.tally.st.cpu[0].lost, >, 0);
+	check_int((int)(r.t.tally.st.cpu[0].fill * 100), ==, 100);
 	rig_stop(&r);
 }
 
@@ -201,21 +203,21 @@ static void test_recording_says_it_all(void)
 		return;
 	fake_relay_events(&r.fc.relay[0], 200);
 	fake_relay_events(&r.fc.relay[1], 100);
-	session_drain(&r.s);
+	top_drain(&r.t);
 	written[0] += 200;
 	written[1] += 100;
 	fake_channel_reset(&r.fc);
 	fake_relay_events(&r.fc.relay[0], 50);
-	session_drain(&r.s);
+	top_drain(&r.t);
 	written[0] += 50;
 	fake_channel_remove_buffers(&r.fc);
-	session_drain(&r.s);
+	top_drain(&r.t);
 	fake_channel_restore_buffers(&r.fc);
-	session_tick(&r.s);	/* back */
+	top_tick(&r.t);	/* back */
 	fake_relay_events(&r.fc.relay[1], 4 * 63 + 9);	/* 9 dropped */
 	written[1] += 4 * 63;
 	fake_channel_sync_files(&r.fc);
-	rc = session_finish(&r.s);
+	rc = top_finish(&r.t);
 	check_int(rc, ==, 0);
 	rig_stop(&r);
 
@@ -230,12 +232,12 @@ static void test_recording_says_it_all(void)
 		gone += it.kind == ITEM_GONE;
 		configs += it.kind == ITEM_CONFIG;
 	}
-	check_str(rs.error, "");
+	check_str(rs.rd.error, "");
 	check_uint(records[0], ==, written[0]);
 	check_uint(records[1], ==, written[1]);
 	check_uint(dropped[1], ==, 9);		/* after the last record */
-	check_uint(rs.summary[1].dropped, ==, 9);
-	check(rs.summary[1].drops_from_stats);
+	check_uint(rs.rd.summary[1].dropped, ==, 9);
+	check(rs.rd.summary[1].drops_from_stats);
 	check_uint(dropped[0], ==, 0);
 	check_uint(restarts, ==, 2);		/* one per CPU */
 	check_uint(gone, ==, 2);		/* one per CPU, in its order */
@@ -268,9 +270,9 @@ static void scan_drops(struct drops_seen *d)
 		}
 		d->restarts += it.kind == ITEM_RESTART;
 	}
-	check_str(rs.error, "");
-	d->summary_dropped = rs.summary[0].dropped;
-	d->summary_records = rs.summary[0].records;
+	check_str(rs.rd.error, "");
+	d->summary_dropped = rs.rd.summary[0].dropped;
+	d->summary_records = rs.rd.summary[0].records;
 	record_stream_close(&rs);
 	unlink(record_path);
 }
@@ -289,7 +291,7 @@ static bool record_stats_only_drops(struct rig *r)
 		return false;
 	fake_relay_events(&r->fc.relay[0], 4 * 63 + 11);	/* 11 dropped */
 	fake_channel_sync_files(&r->fc);
-	session_tick(&r->s);	/* reads the buffers and the stats file */
+	top_tick(&r->t);	/* reads the buffers and the stats file */
 	check_uint(r->fc.relay[0].full, ==, 11);
 	return true;
 }
@@ -304,8 +306,8 @@ static void test_stats_drops_survive_reset(void)
 		return;
 	fake_channel_reset(&r.fc);
 	fake_relay_events(&r.fc.relay[0], 5);
-	session_drain(&r.s);
-	check_int(session_finish(&r.s), ==, 0);
+	top_drain(&r.t);
+	check_int(top_finish(&r.t), ==, 0);
 	rig_stop(&r);
 
 	scan_drops(&d);
@@ -325,15 +327,15 @@ static void test_stats_drops_survive_gone(void)
 	if (!record_stats_only_drops(&r))
 		return;
 	fake_channel_remove_buffers(&r.fc);
-	session_drain(&r.s);
-	check(!r.s.have_ch);
+	top_drain(&r.t);
+	check(!r.t.live.have_ch);
 	fake_channel_restore_buffers(&r.fc);
 	fake_channel_reset(&r.fc);	/* new buffers: a new sequence */
-	session_tick(&r.s);	/* back */
-	check(r.s.have_ch);
+	top_tick(&r.t);	/* back */
+	check(r.t.live.have_ch);
 	fake_relay_events(&r.fc.relay[0], 5);
 	fake_channel_sync_files(&r.fc);
-	check_int(session_finish(&r.s), ==, 0);
+	check_int(top_finish(&r.t), ==, 0);
 	rig_stop(&r);
 
 	scan_drops(&d);
@@ -351,27 +353,27 @@ static void test_pause_freezes_view(void)
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
 	fake_relay_events(&r.fc.relay[0], 100);
-	session_drain(&r.s);
-	session_tick(&r.s);
-	session_view(&r.s, &v);
+	top_drain(&r.t);
+	top_tick(&r.t);
+	top_view(&r.t, &v);
 	shown = v.st->cpu[0].events;
 	check_uint(shown, ==, 100);
 
-	session_set_paused(&r.s, true);
+	top_set_paused(&r.t, true);
 	fake_relay_events(&r.fc.relay[0], 50);
-	session_drain(&r.s);
-	session_tick(&r.s);
-	session_view(&r.s, &v);
+	top_drain(&r.t);
+	top_tick(&r.t);
+	top_view(&r.t, &v);
 	check(v.paused);
 	check_uint(v.st->cpu[0].events, ==, shown);	/* stands still */
-	check_uint(r.s.st.cpu[0].events, ==, 150);	/* reading went on */
-	r.s.sort = SORT_EVENTS;
-	session_view(&r.s, &v);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 150);	/* reading went on */
+	r.t.app.sort = SORT_EVENTS;
+	top_view(&r.t, &v);
 	check_int(v.sort, ==, SORT_EVENTS);		/* keys still show */
 	check_uint(v.st->cpu[0].events, ==, shown);
 
-	session_set_paused(&r.s, false);
-	session_view(&r.s, &v);
+	top_set_paused(&r.t, false);
+	top_view(&r.t, &v);
 	check(!v.paused);
 	check_uint(v.st->cpu[0].events, ==, 150);
 	rig_stop(&r);
@@ -379,7 +381,7 @@ static void test_pause_freezes_view(void)
 
 int main(void)
 {
-	session_install_signals();
+	loop_install_signals();
 	TEST(test_counts_and_flow(), "every event counted; hand-back keeps no-overwrite flowing");
 	TEST(test_reset_noticed(), "a reset is noticed, announced, counted from zero");
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");

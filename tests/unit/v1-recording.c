@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "fields.h"
-#include "record.h"
+#include "record_merge.h"
+#include "record_writer.h"
 #include "test-lib.h"
 #include "util.h"
 

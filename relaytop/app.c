@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* app.c - the running program's state and its status line (see app.h). */
+#include "app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void app_init(struct app *a, const struct options *opt, enum output_mode out)
+{
+	memset(a, 0, sizeof(*a));
+	a->opt = opt;
+	a->out = out;
+	a->interval = opt->interval;
+}
+
+void app_status(struct app *a, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+	a->status_error = error;
+}
+
+static void event(void *ctx, const struct feed_event *e)
+{
+	struct app *a = ctx;
+
+	if (e->kind != FEED_STATUS || (e->quiet && a->status_error))
+		return;
+	app_status(a, e->error, "%s", e->text);
+}
+
+struct feed_sink app_sink(struct app *a)
+{
+	return (struct feed_sink) { .event = event, .ctx = a };
+}

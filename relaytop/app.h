@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * app.h - the state of a running relaytop that the keys change and the
+ * views show: the refresh interval, the sort, pause, help, the status
+ * line, and whether and how it is to end.  The controller changes it
+ * (controller.h); sources speak to its status line through their feed.
+ */
+#ifndef RELAYTOP_APP_H
+#define RELAYTOP_APP_H
+
+#include <stdbool.h>
+
+#include "feed.h"
+#include "options.h"
+#include "stats.h"
+
+enum output_mode {
+	OUT_CURSES,		/* the live screen */
+	OUT_BATCH,		/* text blocks on stdout */
+	OUT_NONE,		/* nothing until the end (headless recording) */
+};
+
+struct app {
+	const struct options *opt;
+	enum output_mode out;
+	double interval;	/* seconds */
+	enum stats_sort sort;
+	bool paused;
+	bool show_help;
+	int prompt;		/* a key waiting for its second key, or 0 */
+	char status[256];
+	bool status_error;
+	unsigned long ticks;
+	bool quit;
+	int exit_status;
+};
+
+void app_init(struct app *a, const struct options *opt, enum output_mode out);
+/* Set the status line. */
+__attribute__((format(printf, 3, 4)))
+void app_status(struct app *a, bool error, const char *fmt, ...);
+/* The status line as a sink of a source's FEED_STATUS events. */
+struct feed_sink app_sink(struct app *a);
+
+#endif /* RELAYTOP_APP_H */

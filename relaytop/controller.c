@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* controller.c - the commands applied (see controller.h). */
+#include "controller.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "events.h"
+#include "util.h"
+
+/* Refresh intervals '+' and '-' step through, in seconds. */
+static const double intervals[] = {
+	0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 30, 60,
+};
+
+double controller_next_interval(double cur, int direction)
+{
+	if (direction > 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(intervals); i++)
+			if (intervals[i] > cur * 1.0001)
+				return intervals[i];
+		return intervals[ARRAY_SIZE(intervals) - 1];
+	}
+	for (size_t i = ARRAY_SIZE(intervals); i-- > 0;)
+		if (intervals[i] < cur * 0.9999)
+			return intervals[i];
+	return intervals[0];
+}
+
+/* Changing the channel: only when the source can, and say why not. */
+static bool can_change(struct app *a, const struct source *src,
+		       const char *what)
+{
+	char msg[200];
+
+	if (!src->ops->can_change(src->self, what, msg, sizeof(msg)))
+		return true;
+	app_status(a, true, "%s", msg);
+	return false;
+}
+
+/* Ask the source; say what came of it. */
+static int change(struct app *a, const struct source *src,
+		  enum source_request req, uint32_t value, const char *attr)
+{
+	struct source_state st;
+	int err = src->ops->change ? src->ops->change(src->self, req, value) :
+		  -EPERM;
+
+	if (err) {
+		src->ops->state(src->self, &st);
+		app_status(a, true, "writing %s/%s: %s%s", st.name, attr,
+			   strerror(-err), err == -EACCES || err == -EPERM ?
+			   " (needs root)" : "");
+	}
+	return err;
+}
+
+static const struct control_state *config(const struct source *src,
+					  struct source_state *st)
+{
+	src->ops->state(src->self, st);
+	return &st->cfg;
+}
+
+/* The second key after 'e': which event type to turn on or off. */
+static unsigned int event_key(struct app *a, const struct source *src,
+			      int key)
+{
+	struct source_state st;
+	int type = event_by_key(key);
+	uint32_t mask;
+
+	a->prompt = 0;
+	if (key == KEY_CODE_ESC || key == 'q') {
+		app_status(a, false, "events unchanged");
+		return REACT_REDRAW;
+	}
+	if (type < 0) {
+		app_status(a, true, "no event type on key '%c'",
+			   key > 32 && key < 127 ? key : '?');
+		return REACT_REDRAW;
+	}
+	mask = config(src, &st)->events ^ (1u << type);
+	if (!change(a, src, REQ_EVENTS, mask, "events"))
+		app_status(a, false, "%s %s",
+			   event_type((unsigned int)type)->name,
+			   mask & (1u << type) ? "on" : "off");
+	return REACT_REDRAW;
+}
+
+unsigned int controller_apply(struct app *a, const struct source *src,
+			      enum command cmd)
+{
+	struct source_state st;
+	bool on;
+
+	switch (cmd) {
+	case CMD_QUIT:
+		a->quit = true;
+		return 0;
+	case CMD_HELP:
+		a->show_help = !a->show_help;
+		return REACT_REDRAW;
+	case CMD_PAUSE:
+		a->paused = !a->paused;
+		app_status(a, false, "%s", a->paused ?
+			   "paused: the screen stands still (reading goes on); "
+			   "p or space resumes" : "resumed");
+		return REACT_REDRAW | REACT_PAUSE;
+	case CMD_RESET:
+		if (can_change(a, src, "reset") &&
+		    !change(a, src, REQ_RESET, 1, "reset"))
+			app_status(a, false, "reset the channel");
+		return REACT_REDRAW;
+	case CMD_SLOWER:
+	case CMD_FASTER:
+		a->interval = controller_next_interval(a->interval,
+						       cmd == CMD_SLOWER ?
+						       +1 : -1);
+		app_status(a, false, "refresh every %gs", a->interval);
+		return REACT_REDRAW | REACT_INTERVAL;
+	case CMD_SORT:
+		a->sort = (a->sort + 1) % SORT_NR;
+		app_status(a, false, "sorted by %s", stats_sort_name(a->sort));
+		return REACT_REDRAW;
+	case CMD_EVENTS:
+		if (can_change(a, src, "events"))
+			a->prompt = 'e';
+		return REACT_REDRAW;
+	case CMD_OVERWRITE:
+		on = !config(src, &st)->overwrite;
+		if (can_change(a, src, "overwrite") &&
+		    !change(a, src, REQ_OVERWRITE, on, "overwrite"))
+			app_status(a, false, "switching to %s mode",
+				   on ? "overwrite" : "no-overwrite");
+		return REACT_REDRAW;
+	case CMD_REDRAW:
+		return REACT_REDRAW;
+	case CMD_NONE:
+		break;
+	}
+	return 0;
+}
+
+unsigned int controller_key(struct app *a, const struct source *src, int key)
+{
+	enum command cmd;
+
+	if (a->prompt == 'e')
+		return event_key(a, src, key);
+	cmd = keys_command(key);
+	if (cmd != CMD_NONE)
+		return controller_apply(a, src, cmd);
+	if (key == KEY_CODE_ESC && a->show_help) {
+		a->show_help = false;
+		return REACT_REDRAW;
+	}
+	app_status(a, true, "unknown key (h shows the keys)");
+	return REACT_REDRAW;
+}
+
+const char *controller_prompt(const struct app *a)
+{
+	if (a->prompt == 'e')
+		return "toggle event: s)witch w)akeup n) wakeup_new "
+		       "m)igrate f)ork x) exit wa(k)ing, Esc cancels";
+	return NULL;
+}

@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * live_source.c - the live channel as a source (see live_source.h).
+ *
+ * What wakes the loop, and what it does here:
+ * - the control attributes (POLLPRI): re-read all of them; a new geometry
+ *   means re-mapping; every change is put on the status line (and into
+ *   the feed as a configuration when the generation moved), and all
+ *   buffers are read at once so a reset is noticed without waiting for
+ *   the tick;
+ * - the buffer files (POLLIN: a sub-buffer is complete): that CPU is read
+ *   and its finished sub-buffers handed back, so no-overwrite mode keeps
+ *   flowing however long the refresh interval; a buffer that wakes us
+ *   without news is left out until the next tick, so nothing spins;
+ * - POLLERR on a buffer, or SIGBUS while reading one: the channel went
+ *   away (re-configured or unloaded); it is looked for again every tick;
+ * - the tick reads every buffer up to what the producer committed
+ *   (following it inside the sub-buffer being filled), maps buffers of
+ *   CPUs that came online, and reads the producer's drop counts.
+ */
+#include "live_source.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "loop.h"
+#include "util.h"
+
+/* One buffer's sink: subbuf_reader -> the feed. */
+struct live_buffer {
+	struct live_source *ls;
+	struct channel_cpu *cc;
+};
+
+/* Per CPU: the counts of the last chunk read, to place gaps. */
+struct live_marks {
+	bool valid;
+	uint64_t dropped;
+	uint64_t lost;
+};
+
+static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
+{
+	ls->marks = xgrow(ls->marks, &ls->nmarks, cpu, sizeof(*ls->marks));
+	return &ls->marks[cpu];
+}
+
+static void event(struct live_source *ls, enum feed_kind kind,
+		  unsigned int cpu, uint64_t count)
+{
+	struct feed_event e = { .kind = kind, .cpu = cpu, .count = count };
+
+	feed_event(ls->feed, &e);
+}
+
+/* ---- the sink of each reader ---- */
+
+static void buf_stage(void *ctx, const struct subbuf_chunk *chunk)
+{
+	struct live_buffer *b = ctx;
+
+	feed_stage(b->ls->feed, chunk);
+}
+
+static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
+		       bool intact)
+{
+	struct live_buffer *b = ctx;
+	struct live_marks *m = marks_of(b->ls, chunk->cpu);
+
+	/* events missing before this chunk: a gap right before it */
+	if (intact && m->valid &&
+	    (chunk->dropped != m->dropped || chunk->lost != m->lost))
+		event(b->ls, FEED_GAP, chunk->cpu, 0);
+	if (intact)
+		*m = (struct live_marks) { true, chunk->dropped, chunk->lost };
+	feed_settle(b->ls->feed, chunk, intact);
+}
+
+static void buf_restart(void *ctx, unsigned int cpu, uint64_t generation)
+{
+	struct live_buffer *b = ctx;
+	struct live_source *ls = b->ls;
+	struct feed_event e = {
+		.kind = FEED_RESTART, .cpu = cpu, .generation = generation,
+		.lost = b->cc->reader.lost,
+	};
+
+	marks_of(ls, cpu)->valid = false;
+	feed_event(ls->feed, &e);
+	if (generation != ls->restart_gen) {
+		ls->restart_gen = generation;
+		feed_status(ls->feed, false, false, "channel reset (generation %"
+			    PRIu64 "): counters start again", generation);
+	}
+}
+
+/* ---- the channel ---- */
+
+void live_source_config(const struct live_source *ls, struct feed_config *c)
+{
+	*c = (struct feed_config) {
+		.channel = ls->dir,
+		.nr_cpus = ls->have_ch ? ls->ch.n : 0,
+		.geom = ls->cfg.geom,
+		.events = ls->cfg.events,
+		.overwrite = ls->cfg.overwrite,
+		.enabled = ls->cfg.enabled,
+		.generation = ls->cfg.generation,
+	};
+}
+
+static void config_event(struct live_source *ls)
+{
+	struct feed_config c;
+	struct feed_event e = { .kind = FEED_CONFIG, .config = &c };
+
+	live_source_config(ls, &c);
+	feed_event(ls->feed, &e);
+}
+
+/*
+ * The producer's stats file, one entry per CPU, into *cs (the caller
+ * frees it): how many, or -errno (-ENOENT: the channel has none).
+ */
+static int read_stats(struct live_source *ls, struct control_cpu_stats **cs)
+{
+	*cs = xcalloc(ls->ch.max_cpu + 1, sizeof(**cs));
+	return control_read_stats(&ls->ctl, *cs, ls->ch.max_cpu + 1);
+}
+
+/* Point the readers' sinks at cpus[] (which moves when it grows). */
+static void set_sinks(struct live_source *ls)
+{
+	free(ls->bufs);
+	ls->bufs = xcalloc(ls->ch.n, sizeof(*ls->bufs));
+	for (unsigned int i = 0; i < ls->ch.n; i++)
+		ls->bufs[i] = (struct live_buffer) { ls, &ls->ch.cpus[i] };
+}
+
+static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
+		   bool first)
+{
+	struct feed_event e = {
+		.kind = FEED_CPU_ON, .cpu = cc->cpu, .lost = cc->reader.lost,
+		.dropped = cc->reader.dropped, .first = first,
+	};
+
+	marks_of(ls, cc->cpu)->valid = false;
+	feed_event(ls->feed, &e);
+}
+
+static void unmap_channel(struct live_source *ls)
+{
+	if (!ls->have_ch)
+		return;
+	for (unsigned int i = 0; i < ls->ch.n; i++)
+		event(ls, FEED_CPU_OFF, ls->ch.cpus[i].cpu, 0);
+	channel_close(&ls->ch);
+	free(ls->bufs);
+	ls->bufs = NULL;
+	ls->have_ch = false;
+}
+
+static void went_away(struct live_source *ls, const char *why)
+{
+	if (!ls->have_ch)
+		return;
+	event(ls, FEED_GONE, FEED_ALL_CPUS, 0);
+	unmap_channel(ls);
+	feed_status(ls->feed, true, false, "channel went away (%s): waiting "
+		    "for it to come back", why);
+}
+
+/*
+ * Run fn(ls, arg) where a SIGBUS (the buffers were removed under us) jumps
+ * back here.  Nothing in this frame changes between sigsetjmp() and the
+ * jump; fn leaves its results in *arg.  False when the channel went away.
+ */
+static bool guarded(struct live_source *ls,
+		    void (*fn)(struct live_source *, void *), void *arg)
+{
+	if (sigsetjmp(channel_bus_jmp, 1)) {
+		went_away(ls, "its buffers were removed");
+		return false;
+	}
+	channel_bus_armed = 1;
+	fn(ls, arg);
+	channel_bus_armed = 0;
+	return true;
+}
+
+static void close_control(struct live_source *ls)
+{
+	if (ls->have_ctl)
+		control_close(&ls->ctl);
+	ls->have_ctl = false;
+}
+
+struct sync_args {
+	const struct control_cpu_stats *cs;
+	int n;
+};
+
+/* Sync the readers not synced yet, at the kernel's consumed count when
+ * known. */
+static void sync_readers(struct live_source *ls, void *arg)
+{
+	const struct sync_args *a = arg;
+
+	for (unsigned int i = 0; i < ls->ch.n; i++) {
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		bool have_consumed = false;
+		uint64_t consumed = 0;
+
+		if (cc->reader.synced)
+			continue;	/* only the new ones */
+		for (int k = 0; k < a->n; k++)
+			if (a->cs[k].cpu == cc->cpu) {
+				have_consumed = true;
+				consumed = a->cs[k].subbufs_consumed;
+			}
+		subbuf_reader_sync(&cc->reader, have_consumed, consumed);
+		cc->lost_seen = cc->reader.lost;
+	}
+}
+
+/*
+ * Open the control attributes and map the buffers.  Returns 0 or -errno
+ * with msg saying what failed.
+ */
+static int map_channel(struct live_source *ls, char *msg, size_t len)
+{
+	struct control_cpu_stats *cs = NULL;
+	enum control_attr bad = CTL_NR;
+	int err, nstats = 0;
+
+	if (!ls->have_ctl) {
+		err = control_open(&ls->ctl, ls->dir);
+		if (err) {
+			snprintf(msg, len, "%s: %s%s", ls->dir, strerror(-err),
+				 err == -ENOENT ?
+				 " (is the sched_relay module loaded?)" : "");
+			return err;
+		}
+		ls->have_ctl = true;
+	}
+	err = control_read(&ls->ctl, &ls->cfg, &bad);
+	if (err) {
+		if (err == -ENODEV)
+			snprintf(msg, len, "%s: the channel is going away",
+				 ls->dir);
+		else
+			snprintf(msg, len, "%s/%s: %s", ls->dir,
+				 control_attr_name(bad), err == -EINVAL ?
+				 "unexpected contents" : strerror(-err));
+		close_control(ls);
+		return err;
+	}
+	ls->have_cfg = true;
+	err = channel_open(&ls->ch, ls->dir, &ls->cfg.geom, msg, len);
+	if (err)
+		return err;
+	ls->have_ch = true;
+	set_sinks(ls);
+
+	/* Start where the kernel's consumed count says (no re-reading what
+	 * an earlier reader consumed), when the channel tells it. */
+	nstats = read_stats(ls, &cs);
+	ls->has_stats_file = nstats >= 0;
+	if (!guarded(ls, sync_readers, &(struct sync_args) { cs, nstats })) {
+		free(cs);
+		snprintf(msg, len, "%s: the buffers went away", ls->dir);
+		return -ENODEV;
+	}
+	free(cs);
+	for (unsigned int i = 0; i < ls->ch.n; i++)
+		cpu_on(ls, &ls->ch.cpus[i], !ls->ever_mapped);
+	if (ls->ever_mapped)
+		config_event(ls);
+	ls->ever_mapped = true;
+	return 0;
+}
+
+/* CPUs that came online get buffer files: map and follow them too. */
+static void add_new_buffers(struct live_source *ls)
+{
+	struct control_cpu_stats *cs;
+	bool *fresh;
+	char msg[512];
+	int added, nstats;
+
+	added = channel_add_new(&ls->ch, msg, sizeof(msg));
+	if (added < 0)
+		feed_status(ls->feed, true, false, "%s", msg);
+	if (added <= 0)
+		return;
+	set_sinks(ls);
+	fresh = xcalloc(ls->ch.n, sizeof(*fresh));
+	for (unsigned int i = 0; i < ls->ch.n; i++)
+		fresh[i] = !ls->ch.cpus[i].reader.synced;
+	nstats = read_stats(ls, &cs);
+	if (guarded(ls, sync_readers, &(struct sync_args) { cs, nstats })) {
+		for (unsigned int i = 0; i < ls->ch.n; i++) {
+			struct channel_cpu *cc = &ls->ch.cpus[i];
+
+			if (!fresh[i])
+				continue;
+			cpu_on(ls, cc, false);
+			feed_status(ls->feed, false, false, "CPU %u came "
+				    "online: following its buffer too", cc->cpu);
+		}
+	}
+	free(cs);
+	free(fresh);
+}
+
+/* Look for the channel again (after it went away). */
+static void remap(struct live_source *ls)
+{
+	char msg[512];
+
+	unmap_channel(ls);
+	if (map_channel(ls, msg, sizeof(msg)) == 0)
+		feed_status(ls->feed, false, false, "channel is back: %" PRIu32
+			    " x %" PRIu32 " bytes per CPU, generation %" PRIu64,
+			    ls->cfg.geom.n_subbufs, ls->cfg.geom.subbuf_size,
+			    ls->cfg.generation);
+	else
+		feed_status(ls->feed, true, false, "waiting for the channel: "
+			    "%s", msg);
+}
+
+/* What the reader of cc lost and saw of the producer's drops. */
+static void note_losses(struct live_source *ls, struct channel_cpu *cc)
+{
+	uint64_t lost = cc->reader.lost;
+	struct feed_event e = {
+		.kind = FEED_LOST, .cpu = cc->cpu, .lost = lost,
+		.count = lost > cc->lost_seen ? lost - cc->lost_seen : 0,
+	};
+
+	cc->lost_seen = lost;
+	feed_event(ls->feed, &e);
+	if (!ls->has_stats_file)
+		event(ls, FEED_DROPPED, cc->cpu, cc->reader.dropped);
+}
+
+/*
+ * Read buffer i.  Runs inside the SIGBUS guard.  Returns the reader's
+ * flags; *err gets a hand-back error.
+ */
+static unsigned int read_buffer(struct live_source *ls, unsigned int i,
+				int *err)
+{
+	struct channel_cpu *cc = &ls->ch.cpus[i];
+	struct subbuf_sink sink = {
+		.stage = buf_stage, .settle = buf_settle,
+		.restart = buf_restart, .ctx = &ls->bufs[i],
+	};
+	uint64_t size = subbuf_buffer_size(&ls->ch.geom);
+	struct feed_event fill = {
+		.kind = FEED_FILL, .cpu = cc->cpu,
+		.fill = (double)subbuf_reader_backlog(&cc->reader) /
+			(double)size,
+	};
+	unsigned int flags = 0, f;
+
+	feed_event(ls->feed, &fill);
+	/* A lap per call; a SIGTERM ends even a long drain within one
+	 * (the recording is finished from what was read). */
+	do {
+		f = subbuf_reader_read(&cc->reader, &sink);
+		flags |= f;
+	} while ((f & SUBBUF_MORE) && !loop_signalled());
+	note_losses(ls, cc);
+	*err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
+	return flags;
+}
+
+struct read_args {
+	const unsigned int *which;	/* indexes into ch.cpus, or NULL: all */
+	unsigned int n;
+	bool mark_idle;
+	int err;			/* the first hand-back error */
+};
+
+static void read_some(struct live_source *ls, void *arg)
+{
+	struct read_args *a = arg;
+	unsigned int n = a->which ? a->n : ls->ch.n;
+
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = a->which ? a->which[k] : k;
+		int err = 0;
+		unsigned int flags = read_buffer(ls, i, &err);
+
+		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
+			ls->ch.cpus[i].idle = true;
+		if (err && !a->err)
+			a->err = err;
+		if (err == -ENODEV || err == -ENOENT)
+			break;	/* gone: the others are too */
+	}
+}
+
+/*
+ * Read the buffers whose index is in which[] (all when which is NULL).
+ * Buffers that had nothing new are marked idle when mark_idle is set.
+ */
+static void read_buffers(struct live_source *ls, const unsigned int *which,
+			 unsigned int n, bool mark_idle)
+{
+	struct read_args a = { which, n, mark_idle, 0 };
+
+	if (!ls->have_ch || !guarded(ls, read_some, &a))
+		return;
+	if (a.err == -ENODEV || a.err == -ENOENT)
+		went_away(ls, "its buffers were removed");
+	else if (a.err == -EBADF && !ls->cfg.overwrite)
+		/* in overwrite mode the producer does not wait for them */
+		feed_status(ls->feed, true, true, "buffers opened read-only: "
+			    "sub-buffers cannot be handed back (no-overwrite "
+			    "mode will fill up)");
+	else if (a.err)
+		feed_status(ls->feed, true, false, "handing sub-buffers back: "
+			    "%s", strerror(-a.err));
+}
+
+static void drain(void *self)
+{
+	read_buffers(self, NULL, 0, false);
+}
+
+/*
+ * The recording gets the stats file's drop counts of the sequence each
+ * reader is in, so that drops after the newest header survive a reset
+ * (a full buffer starts no sub-buffer to carry them).  The buffers are
+ * read again after the stats file: a CPU whose reader met a reset in
+ * between may have been counted in the new sequence, and keeps its
+ * earlier count.  (The stats file and a reset both take the producer's
+ * lock: counts from after a reset are always followed by its headers.)
+ */
+static void note_stats_drops(struct live_source *ls,
+			     const struct control_cpu_stats *cs, int n)
+{
+	uint64_t *restarts = xcalloc((size_t)n + 1, sizeof(*restarts));
+
+	for (int k = 0; k < n; k++) {
+		struct channel_cpu *cc = channel_cpu(&ls->ch, cs[k].cpu);
+
+		restarts[k] = cc ? cc->reader.restarts : UINT64_MAX;
+	}
+	drain(ls);
+	for (int k = 0; k < n && ls->have_ch; k++) {
+		struct channel_cpu *cc = channel_cpu(&ls->ch, cs[k].cpu);
+
+		if (cc && cc->reader.synced &&
+		    cc->reader.restarts == restarts[k])
+			event(ls, FEED_SEQ_DROPPED, cs[k].cpu, cs[k].dropped);
+	}
+	free(restarts);
+}
+
+void live_source_read_drops(struct live_source *ls)
+{
+	struct control_cpu_stats *cs;
+	int n;
+
+	if (!ls->have_ch || !ls->has_stats_file)
+		return;
+	n = read_stats(ls, &cs);
+	if (n > 0 && ls->seq_drops)
+		note_stats_drops(ls, cs, n);
+	for (int k = 0; k < n && ls->have_ch; k++) {
+		struct channel_cpu *cc = channel_cpu(&ls->ch, cs[k].cpu);
+		uint64_t d = cs[k].dropped;
+
+		if (!cc)
+			continue;
+		if (cc->reader.dropped > d)
+			d = cc->reader.dropped;
+		event(ls, FEED_DROPPED, cs[k].cpu, d);
+	}
+	free(cs);
+}
+
+/* ---- configuration changes ---- */
+
+static void config_changed(struct live_source *ls)
+{
+	struct control_state now;
+	enum control_attr bad = CTL_NR;
+	unsigned int diff;
+	char events[128];
+	int err;
+
+	if (!ls->have_ctl) {
+		remap(ls);
+		return;
+	}
+	err = control_read(&ls->ctl, &now, &bad);
+	if (err) {
+		went_away(ls, "its attributes were removed");
+		close_control(ls);
+		return;
+	}
+	diff = control_diff(&ls->cfg, &now);
+	ls->cfg = now;
+	ls->have_cfg = true;
+	if (!diff)
+		return;
+	if (diff & (1u << CTL_EVENTS)) {
+		events_format(now.events, " ", events, sizeof(events));
+		feed_status(ls->feed, false, false, "events: %s", events);
+	}
+	if (diff & (1u << CTL_ENABLED))
+		feed_status(ls->feed, false, false, "the producer was %s",
+			    now.enabled ? "enabled" : "disabled");
+	if (diff & (1u << CTL_OVERWRITE))
+		feed_status(ls->feed, false, false, "mode: %s (the buffers "
+			    "were emptied)", now.overwrite ?
+			    "overwrite (flight recorder)" : "no-overwrite");
+	if (diff & (1u << CTL_GENERATION))
+		config_event(ls);
+	if (ls->have_ch && (now.geom.subbuf_size != ls->ch.geom.subbuf_size ||
+			    now.geom.n_subbufs != ls->ch.geom.n_subbufs)) {
+		went_away(ls, "re-configured");
+		remap(ls);
+		return;
+	}
+	if (!ls->have_ch)
+		remap(ls);
+	/* a reset shows in the buffers: look now, not at the tick */
+	drain(ls);
+}
+
+/* ---- the source ---- */
+
+static unsigned int pollfds(void *self, struct pollfd *pfd, unsigned int max)
+{
+	struct live_source *ls = self;
+	unsigned int max_buf = max < LIVE_MAX_BUFFERS ? max : LIVE_MAX_BUFFERS;
+
+	ls->nctl = ls->nbuf = 0;
+	if (ls->have_ctl)
+		ls->nctl = control_pollfds(&ls->ctl, pfd, max < CTL_NR ? max :
+					   CTL_NR);
+	if (ls->have_ch && max_buf > ls->nctl)
+		ls->nbuf = channel_pollfds(&ls->ch, pfd + ls->nctl, ls->map,
+					   max_buf - ls->nctl);
+	return ls->nctl + ls->nbuf;
+}
+
+static void ready(void *self, const struct pollfd *pfd, unsigned int n)
+{
+	struct live_source *ls = self;
+	unsigned int woke[LIVE_MAX_BUFFERS], nwoke = 0;
+	bool ctl_woke = false, gone = false;
+
+	if (n < ls->nctl + ls->nbuf)
+		return;
+	for (unsigned int i = 0; i < ls->nctl; i++)
+		ctl_woke |= pfd[i].revents != 0;
+	for (unsigned int i = 0; i < ls->nbuf; i++) {
+		short r = pfd[ls->nctl + i].revents;
+
+		if (r & (POLLERR | POLLHUP | POLLNVAL))
+			gone = true;
+		else if (r & POLLIN)
+			woke[nwoke++] = ls->map[i];
+	}
+	if (gone) {
+		went_away(ls, "its buffers were removed");
+		remap(ls);
+	} else if (nwoke) {
+		read_buffers(ls, woke, nwoke, true);
+	}
+	if (ctl_woke)
+		config_changed(ls);
+}
+
+static uint64_t tick(void *self, double interval)
+{
+	struct live_source *ls = self;
+
+	(void)interval;
+	if (!ls->have_ch)
+		remap(ls);
+	else
+		add_new_buffers(ls);
+	drain(ls);
+	/* the attributes too, after the buffers: the header is current even
+	 * if a notification is still on its way (sysfs delivers them from a
+	 * work item), and never older than what the buffers showed */
+	if (ls->have_ctl && ls->have_ch)
+		config_changed(ls);
+	live_source_read_drops(ls);
+	for (unsigned int i = 0; i < ls->ch.n; i++)
+		ls->ch.cpus[i].idle = false;
+	return mono_ns();
+}
+
+static void state(const void *self, struct source_state *st)
+{
+	const struct live_source *ls = self;
+
+	*st = (struct source_state) {
+		.name = ls->dir, .have_cfg = ls->have_cfg, .cfg = ls->cfg,
+		.channel_ok = ls->have_ch,
+	};
+}
+
+static int can_change(const void *self, const char *what, char *msg,
+		      size_t len)
+{
+	const struct live_source *ls = self;
+
+	if (ls->have_ctl)
+		return 0;
+	snprintf(msg, len, "%s: the channel is gone", what);
+	return -1;
+}
+
+static int change(void *self, enum source_request req, uint32_t value)
+{
+	struct live_source *ls = self;
+
+	if (!ls->have_ctl)
+		return -ENODEV;
+	switch (req) {
+	case REQ_RESET:
+		return control_reset(&ls->ctl);
+	case REQ_EVENTS:
+		return control_set_events(&ls->ctl, value);
+	case REQ_OVERWRITE:
+		return control_set_overwrite(&ls->ctl, value != 0);
+	}
+	return -EINVAL;
+}
+
+/* Everything committed until now, and the producer's final drop counts
+ * (for the recording's end). */
+static void finish(void *self)
+{
+	struct live_source *ls = self;
+	struct control_cpu_stats *cs;
+	int n;
+
+	drain(ls);
+	if (!ls->have_ch || !ls->has_stats_file || !ls->seq_drops)
+		return;
+	n = read_stats(ls, &cs);
+	for (int k = 0; k < n; k++)
+		event(ls, FEED_SEQ_DROPPED, cs[k].cpu, cs[k].dropped);
+	free(cs);
+}
+
+const struct source_ops live_source_ops = {
+	.pollfds = pollfds, .ready = ready, .drain = drain, .tick = tick,
+	.state = state, .can_change = can_change, .change = change,
+	.finish = finish,
+};
+
+struct source live_source(struct live_source *ls)
+{
+	return (struct source) { &live_source_ops, ls };
+}
+
+static int give_back_default(void *cc, uint64_t n)
+{
+	return channel_give_back(cc, n);
+}
+
+int live_source_open(struct live_source *ls, const char *dir,
+		     const struct feed *feed, char *msg, size_t len)
+{
+	int err;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->dir = xstrdup(dir);
+	ls->feed = feed;
+	ls->give_back = give_back_default;
+	channel_install_sigbus();
+	err = map_channel(ls, msg, len);
+	if (err)
+		live_source_close(ls);
+	return err;
+}
+
+void live_source_close(struct live_source *ls)
+{
+	unmap_channel(ls);
+	close_control(ls);
+	free(ls->marks);
+	free(ls->dir);
+	memset(ls, 0, sizeof(*ls));
+}

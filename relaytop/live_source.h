@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * live_source.h - the live channel as a source (source.h): its control
+ * attributes, every CPU's mapped buffer and reader, the SIGBUS guard for
+ * buffers removed under the mapping, the hand-back of finished
+ * sub-buffers, and following the channel through resets, new geometries,
+ * CPUs coming online, and its going away and coming back.
+ */
+#ifndef RELAYTOP_LIVE_SOURCE_H
+#define RELAYTOP_LIVE_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "channel.h"
+#include "control.h"
+#include "feed.h"
+#include "source.h"
+
+#define LIVE_MAX_BUFFERS 1024	/* buffers polled at once */
+
+struct live_buffer;
+struct live_marks;
+
+struct live_source {
+	char *dir;
+	const struct feed *feed;
+	struct control ctl;
+	bool have_ctl;
+	struct control_state cfg;
+	bool have_cfg;
+	struct channel ch;
+	bool have_ch;
+	bool ever_mapped;	/* the channel was mapped once */
+	struct live_buffer *bufs;	/* one per buffer, for subbuf_sink */
+	struct live_marks *marks;	/* per CPU number: where gaps are */
+	unsigned int nmarks;
+	bool has_stats_file;
+	bool seq_drops;		/* feed FEED_SEQ_DROPPED (for a recording) */
+	/* hands sub-buffers back; channel_give_back() but in tests */
+	int (*give_back)(void *cc, uint64_t n);
+	uint64_t restart_gen;	/* last generation a reset was reported for */
+	/* the last pollfds(): control files, then buffers (map: cpus[]) */
+	unsigned int nctl, nbuf;
+	unsigned int map[LIVE_MAX_BUFFERS];
+};
+
+extern const struct source_ops live_source_ops;
+
+/*
+ * Open the channel in dir and map its buffers, writing to feed.  Returns
+ * 0, or -errno with msg saying what failed (nothing to close then).
+ */
+int live_source_open(struct live_source *ls, const char *dir,
+		     const struct feed *feed, char *msg, size_t len);
+void live_source_close(struct live_source *ls);
+/*
+ * The producer's own drop counts, from its stats file (they also count
+ * drops after the newest header, while a full buffer has no sub-buffer to
+ * start); the tick reads them too.
+ */
+void live_source_read_drops(struct live_source *ls);
+/* The channel's configuration now (for a recording's header). */
+void live_source_config(const struct live_source *ls, struct feed_config *c);
+/* ls as a struct source. */
+struct source live_source(struct live_source *ls);
+
+#endif /* RELAYTOP_LIVE_SOURCE_H */

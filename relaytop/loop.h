@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loop.h - relaytop's one event loop: it waits for file descriptors, the
+ * refresh timer, the end of -t and signals, and is the one place that
+ * decides when to wake.
+ *
+ * SIGINT, SIGTERM and SIGHUP (stop) and SIGUSR1 (print the status) are
+ * blocked except while the loop waits in ppoll(), which lets them in
+ * atomically: one that comes at any other moment is taken at the next
+ * wait, which is never longer than what the loop is doing now (a lap of a
+ * buffer at most, see loop_signalled()).  So a SIGTERM ends the program
+ * within one interval whatever it is doing, with nothing lost: the caller
+ * finishes its recording after loop_run() returns.
+ */
+#ifndef RELAYTOP_LOOP_H
+#define RELAYTOP_LOOP_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What the loop serves (all but ctx may be NULL). */
+struct loop_ops {
+	/* the file descriptors to wait on; returns how many (<= max) */
+	unsigned int (*pollfds)(void *ctx, struct pollfd *pfd,
+				unsigned int max);
+	/* what they said; interrupted: a signal (a resize) cut the wait */
+	void (*ready)(void *ctx, const struct pollfd *pfd, unsigned int n,
+		      bool interrupted);
+	/* the refresh timer fired */
+	void (*tick)(void *ctx);
+	/* SIGUSR1 came */
+	void (*status)(void *ctx);
+	/* true once the program is to end */
+	bool (*done)(void *ctx);
+	void *ctx;
+};
+
+struct loop {
+	struct loop_ops ops;
+	uint64_t interval_ns;	/* of the refresh timer */
+	uint64_t next_tick_ns;	/* CLOCK_MONOTONIC */
+	uint64_t end_ns;	/* -t: the end; 0: none */
+};
+
+/* Take SIGINT, SIGTERM, SIGHUP and SIGUSR1 (once per program). */
+void loop_install_signals(void);
+/* A stop signal came (or is waiting): long work should end soon. */
+bool loop_signalled(void);
+
+/* The refresh timer: every interval seconds, the first at first_ns. */
+void loop_timer(struct loop *l, double interval, uint64_t first_ns);
+/* A new interval, counted from now. */
+void loop_set_interval(struct loop *l, double interval);
+
+enum loop_end {
+	LOOP_DONE,		/* ops.done() said so */
+	LOOP_SIGNALLED,		/* SIGINT, SIGTERM or SIGHUP */
+	LOOP_TIME_UP,		/* end_ns passed */
+};
+/* Run until one of enum loop_end. */
+enum loop_end loop_run(struct loop *l);
+
+#endif /* RELAYTOP_LOOP_H */

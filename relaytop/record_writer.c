@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_writer.c - writing a recording (see record_writer.h; the format
+ * is in record_format.h and docs/record-format.md).
+ *
+ * Blocks are assembled in a buffer and written out in large writes.  A
+ * DATA block is staged while the reader cannot yet vouch for its records
+ * (overwrite mode) and cut off again if they were torn, so the file only
+ * ever holds intact records.  The counts in each block are cumulative
+ * since the recording started, so a block says exactly how many events
+ * are missing before it, and a CTF exporter can use them as packet
+ * contexts' events_discarded.
+ */
+#include "record_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define FLUSH_AT (1u << 20)	/* write out once this much is buffered */
+
+static struct recorder_cpu *cpu_of(struct recorder *rec, unsigned int cpu)
+{
+	rec->cpu = xgrow(rec->cpu, &rec->ncpus, cpu, sizeof(*rec->cpu));
+	return &rec->cpu[cpu];
+}
+
+static int write_out(struct recorder *rec, size_t len)
+{
+	int err;
+
+	if (rec->error)
+		return rec->error;
+	err = write_all(rec->fd, rec->buf, len);
+	if (err) {
+		rec->error = err;
+		return err;
+	}
+	rec->file_bytes += len;
+	memmove(rec->buf, rec->buf + len, rec->len - len);
+	rec->len -= len;
+	return 0;
+}
+
+/* Room for 'more' bytes at the end of the buffer (no block staged). */
+static void make_room(struct recorder *rec, size_t more)
+{
+	if (rec->len + more <= rec->cap)
+		return;
+	if (rec->len)
+		write_out(rec, rec->len);
+	if (rec->error)
+		rec->len = 0;	/* nothing more reaches the file anyway */
+	if (rec->len + more > rec->cap) {
+		size_t cap = rec->cap ? rec->cap : FLUSH_AT * 2;
+
+		while (cap < rec->len + more)
+			cap *= 2;
+		rec->buf = realloc(rec->buf, cap);
+		if (!rec->buf)
+			fatal("out of memory for the recording buffer (%zu bytes)",
+			      cap);
+		rec->cap = cap;
+	}
+}
+
+/* The CRC of the block at p (header, then size bytes of payload). */
+static uint32_t block_crc(const unsigned char *p, size_t size)
+{
+	struct record_block h;
+
+	memcpy(&h, p, sizeof(h));
+	return record_block_crc(&h, p + sizeof(h), size);
+}
+
+/* Append a whole block (header filled in but for magic/size/crc). */
+static void append_block(struct recorder *rec, struct record_block *h,
+			 const void *payload, uint32_t size)
+{
+	unsigned char *p;
+
+	make_room(rec, RECORD_BLOCK_SIZE + size);
+	h->magic = RECORD_BLOCK_MAGIC;
+	h->size = size;
+	h->crc = 0;
+	p = rec->buf + rec->len;
+	memcpy(p, h, sizeof(*h));
+	if (size)
+		memcpy(p + RECORD_BLOCK_SIZE, payload, size);
+	h->crc = block_crc(p, size);
+	memcpy(p + offsetof(struct record_block, crc), &h->crc, sizeof(h->crc));
+	rec->len += RECORD_BLOCK_SIZE + size;
+	rec->blocks++;
+}
+
+static uint64_t cur_dropped(const struct recorder_cpu *c)
+{
+	return c->dropped_prev + (c->raw_last - c->raw_base);
+}
+
+static uint64_t cur_lost(const struct recorder_cpu *c)
+{
+	return c->lost_prev + (c->lost_last - c->lost_base);
+}
+
+uint64_t recorder_dropped(const struct recorder *rec, unsigned int cpu)
+{
+	return cpu < rec->ncpus ? cur_dropped(&rec->cpu[cpu]) : 0;
+}
+
+uint64_t recorder_lost(const struct recorder *rec, unsigned int cpu)
+{
+	return cpu < rec->ncpus ? cur_lost(&rec->cpu[cpu]) : 0;
+}
+
+static void fill_file_header(struct record_file_header *h,
+			     const struct record_meta *meta)
+{
+	uint64_t mono = mono_ns(), real = real_ns();
+
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, RECORD_MAGIC, sizeof(h->magic));
+	h->version = RECORD_VERSION;
+	h->header_size = RECORD_FILE_HDR_SIZE;
+	h->byte_order = RECORD_BYTE_ORDER;
+	h->record_size = sizeof(struct sched_relay_record);
+	h->record_version = SCHED_RELAY_VERSION;
+	h->nr_cpus = meta->nr_cpus;
+	h->subbuf_size = meta->geom.subbuf_size;
+	h->n_subbufs = meta->geom.n_subbufs;
+	h->events = meta->events;
+	h->flags = meta->flags;
+	h->generation = meta->generation;
+	h->start_mono_ns = mono;
+	h->start_real_ns = real;
+	if (meta->channel)
+		strncpy(h->channel, meta->channel, sizeof(h->channel) - 1);
+	h->crc = record_header_crc(h);
+}
+
+struct recorder *recorder_create(const char *path, const struct record_meta *meta)
+{
+	struct recorder *rec;
+	struct record_file_header h;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return NULL;
+	rec = xcalloc(1, sizeof(*rec));
+	rec->fd = fd;
+	rec->path = xstrdup(path);
+	fill_file_header(&h, meta);
+	make_room(rec, sizeof(h));
+	memcpy(rec->buf, &h, sizeof(h));
+	rec->len = sizeof(h);
+	return rec;
+}
+
+void recorder_track_cpu(struct recorder *rec, unsigned int cpu,
+			uint64_t reader_lost, uint64_t raw_dropped, bool first)
+{
+	struct recorder_cpu *c = cpu_of(rec, cpu);
+
+	if (c->tracked) {
+		/* a new reader: bank what the old one counted, drops only
+		 * the stats file saw included */
+		if (c->raw_stats > c->raw_last)
+			c->raw_last = c->raw_stats;
+		c->lost_prev = cur_lost(c);
+		c->dropped_prev = cur_dropped(c);
+	}
+	c->tracked = true;
+	c->raw_stats = 0;
+	c->lost_base = c->lost_last = reader_lost;
+	c->raw_base = first ? raw_dropped : 0;
+	c->raw_last = raw_dropped >= c->raw_base ? raw_dropped : c->raw_base;
+}
+
+static void track_implicitly(struct recorder *rec, const struct subbuf_chunk *chunk)
+{
+	if (!cpu_of(rec, chunk->cpu)->tracked)
+		recorder_track_cpu(rec, chunk->cpu, chunk->lost, chunk->dropped,
+				   true);
+}
+
+void recorder_stage(struct recorder *rec, const struct subbuf_chunk *chunk)
+{
+	struct recorder_cpu *c;
+	struct record_block h;
+	uint32_t size = chunk->nrec * (uint32_t)sizeof(struct sched_relay_record);
+	unsigned char *p;
+
+	track_implicitly(rec, chunk);
+	c = &rec->cpu[chunk->cpu];
+	make_room(rec, RECORD_BLOCK_SIZE + size);
+	rec->stage_pos = rec->len;
+	rec->staged = true;
+	rec->staged_cpu = chunk->cpu;
+	memset(&h, 0, sizeof(h));
+	h.magic = RECORD_BLOCK_MAGIC;
+	h.type = RECORD_DATA;
+	h.cpu = (uint16_t)chunk->cpu;
+	h.size = size;
+	h.seq = chunk->seq;
+	h.generation = chunk->generation;
+	/* counts before the first record: as this chunk's header says */
+	h.dropped = c->dropped_prev +
+		(chunk->dropped > c->raw_base ? chunk->dropped - c->raw_base : 0);
+	if (h.dropped < cur_dropped(c))
+		h.dropped = cur_dropped(c);	/* never backwards */
+	h.lost = c->lost_prev + (chunk->lost - c->lost_base);
+	h.offset = chunk->offset;
+	h.nrec = chunk->nrec;
+	p = rec->buf + rec->len;
+	/* The one copy of the records: mapping -> file buffer.  A SIGBUS
+	 * here (the channel went away) leaves the block staged; the caller
+	 * settles it as torn. */
+	memcpy(p + RECORD_BLOCK_SIZE, chunk->recs, size);
+	h.ts = size ? ((const struct sched_relay_record *)(p + RECORD_BLOCK_SIZE))->ts : 0;
+	memcpy(p, &h, sizeof(h));
+	rec->len += RECORD_BLOCK_SIZE + size;
+}
+
+void recorder_settle(struct recorder *rec, bool intact)
+{
+	struct record_block h;
+	struct recorder_cpu *c;
+	unsigned char *p;
+
+	if (!rec->staged)
+		return;
+	rec->staged = false;
+	if (!intact) {
+		rec->len = rec->stage_pos;
+		return;
+	}
+	p = rec->buf + rec->stage_pos;
+	memcpy(&h, p, sizeof(h));
+	h.crc = block_crc(p, h.size);
+	memcpy(p + offsetof(struct record_block, crc), &h.crc, sizeof(h.crc));
+	c = &rec->cpu[rec->staged_cpu];
+	c->raw_last = c->raw_base + (h.dropped - c->dropped_prev);
+	c->lost_last = c->lost_base + (h.lost - c->lost_prev);
+	c->records += h.nrec;
+	c->blocks++;
+	rec->records += h.nrec;
+	rec->blocks++;
+	if (rec->len >= FLUSH_AT)
+		recorder_flush(rec);
+}
+
+static void marker(struct recorder *rec, unsigned int cpu, uint16_t type,
+		   uint64_t generation)
+{
+	struct record_block h = { 0 };
+
+	h.type = type;
+	h.cpu = (uint16_t)cpu;
+	h.generation = generation;
+	if (cpu != RECORD_NO_CPU) {
+		h.dropped = recorder_dropped(rec, cpu);
+		h.lost = recorder_lost(rec, cpu);
+	}
+	h.ts = mono_ns();
+	append_block(rec, &h, NULL, 0);
+}
+
+void recorder_note_lost(struct recorder *rec, unsigned int cpu,
+			uint64_t reader_lost)
+{
+	struct recorder_cpu *c = cpu_of(rec, cpu);
+
+	if (c->tracked && reader_lost > c->lost_last)
+		c->lost_last = reader_lost;
+}
+
+void recorder_note_dropped(struct recorder *rec, unsigned int cpu,
+			   uint64_t raw_dropped)
+{
+	struct recorder_cpu *c = cpu_of(rec, cpu);
+
+	/* A drop the stats file counts that no header shows yet came after
+	 * every record read so far: it is banked at the end of the sequence
+	 * (a restart) or of the recording.  The caller makes sure the count
+	 * is of the sequence the reader is in. */
+	if (c->tracked)
+		c->raw_stats = raw_dropped;
+}
+
+void recorder_restart(struct recorder *rec, unsigned int cpu,
+		      uint64_t generation, uint64_t reader_lost)
+{
+	struct recorder_cpu *c = cpu_of(rec, cpu);
+
+	recorder_note_lost(rec, cpu, reader_lost);
+	/* the old sequence's drops that only the stats file counted */
+	if (c->tracked && c->raw_stats > c->raw_last)
+		c->raw_last = c->raw_stats;
+	marker(rec, cpu, RECORD_RESTART, generation);
+	/* the new sequence counts its drops from 0 */
+	c->dropped_prev = cur_dropped(c);
+	c->raw_base = c->raw_last = c->raw_stats = 0;
+}
+
+void recorder_gone(struct recorder *rec, unsigned int cpu)
+{
+	if (cpu != RECORD_NO_CPU) {
+		marker(rec, cpu, RECORD_GONE, 0);
+		return;
+	}
+	/* One per CPU, not one for all: a CPU's blocks are read in file
+	 * order, so the mark stays between its records from before and
+	 * after, whatever the timestamps (a global block is placed by its
+	 * time, which is when relaytop noticed, after the new buffers'
+	 * first records). */
+	for (unsigned int c = 0; c < rec->ncpus; c++)
+		if (rec->cpu[c].tracked)
+			marker(rec, c, RECORD_GONE, 0);
+}
+
+void recorder_config(struct recorder *rec, const struct record_meta *meta)
+{
+	struct record_block h = { 0 };
+	struct record_config cfg = {
+		.subbuf_size = meta->geom.subbuf_size,
+		.n_subbufs = meta->geom.n_subbufs,
+		.events = meta->events,
+		.flags = meta->flags,
+		.nr_cpus = meta->nr_cpus,
+		.generation = meta->generation,
+	};
+
+	h.type = RECORD_CONFIG;
+	h.cpu = RECORD_NO_CPU;
+	h.generation = meta->generation;
+	h.ts = mono_ns();
+	append_block(rec, &h, &cfg, sizeof(cfg));
+}
+
+int recorder_flush(struct recorder *rec)
+{
+	size_t len = rec->staged ? rec->stage_pos : rec->len;
+
+	if (len)
+		write_out(rec, len);
+	return rec->error;
+}
+
+int recorder_finish(struct recorder *rec)
+{
+	struct record_block h;
+	struct record_end end;
+
+	if (rec->finished)
+		return rec->error;
+	recorder_settle(rec, false);
+	for (unsigned int cpu = 0; cpu < rec->ncpus; cpu++) {
+		struct recorder_cpu *c = &rec->cpu[cpu];
+		struct record_cpu_end ce = { 0 };
+
+		if (!c->tracked)
+			continue;
+		if (c->raw_stats > c->raw_last) {
+			c->raw_last = c->raw_stats;
+			c->drops_from_stats = true;
+		}
+		memset(&h, 0, sizeof(h));
+		h.type = RECORD_CPU_END;
+		h.cpu = (uint16_t)cpu;
+		h.dropped = cur_dropped(c);
+		h.lost = cur_lost(c);
+		h.ts = mono_ns();
+		ce.records = c->records;
+		ce.flags = c->drops_from_stats ? RECORD_END_DROPS_FROM_STATS : 0;
+		append_block(rec, &h, &ce, sizeof(ce));
+	}
+	memset(&h, 0, sizeof(h));
+	h.type = RECORD_END;
+	h.cpu = RECORD_NO_CPU;
+	h.ts = mono_ns();
+	end.blocks = rec->blocks;
+	end.records = rec->records;
+	append_block(rec, &h, &end, sizeof(end));
+	recorder_flush(rec);
+	if (close(rec->fd) && !rec->error)
+		rec->error = -errno;
+	rec->fd = -1;
+	rec->finished = true;
+	return rec->error;
+}
+
+void recorder_free(struct recorder *rec)
+{
+	if (!rec)
+		return;
+	if (rec->fd >= 0)
+		close(rec->fd);
+	free(rec->buf);
+	free(rec->cpu);
+	free(rec->path);
+	free(rec);
+}

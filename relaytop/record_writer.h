@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record_writer.h - writing a recording (relaytop --record): blocks of
+ * records as a source reads them, and the accounting of what is missing
+ * before each (the producer's drops and relaytop's losses, cumulative per
+ * CPU since the recording started, across resets and re-mappings), so
+ * that every block says exactly how many events are missing before it.
+ */
+#ifndef RELAYTOP_RECORD_WRITER_H
+#define RELAYTOP_RECORD_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record_format.h"
+#include "subbuf.h"
+
+struct record_meta {
+	const char *channel;
+	uint32_t nr_cpus;
+	struct subbuf_geometry geom;
+	uint32_t events;
+	uint32_t flags;			/* RECORD_F_* */
+	uint64_t generation;
+};
+
+/* What the recorder knows of one CPU (also the closing summary). */
+struct recorder_cpu {
+	bool tracked;
+	uint64_t records;	/* records written */
+	uint64_t blocks;
+	/* producer drops: earlier epochs + (raw_last - raw_base) */
+	uint64_t dropped_prev;
+	uint64_t raw_base;
+	uint64_t raw_last;
+	uint64_t raw_stats;	/* the stats file's count, for the end */
+	/* relaytop's losses: earlier readers + (lost_last - lost_base) */
+	uint64_t lost_prev;
+	uint64_t lost_base;
+	uint64_t lost_last;
+	bool drops_from_stats;
+};
+
+struct recorder {
+	int fd;
+	char *path;
+	unsigned char *buf;	/* blocks not written yet */
+	size_t len;
+	size_t cap;
+	size_t stage_pos;	/* where the staged block starts */
+	bool staged;
+	unsigned int staged_cpu;
+	uint64_t blocks;
+	uint64_t records;
+	uint64_t file_bytes;	/* written to the file so far */
+	unsigned int ncpus;	/* size of cpu[] */
+	struct recorder_cpu *cpu;
+	int error;		/* first write error, -errno */
+	bool finished;
+};
+
+/* Create path and write the file header; NULL with errno set on error. */
+struct recorder *recorder_create(const char *path, const struct record_meta *meta);
+
+/*
+ * A reader for cpu was set up (at the start, after a remap): its current
+ * lost and producer-dropped counts are where this CPU's counting starts.
+ * first: the recording's first reader of this CPU; drops counted in the
+ * header it starts from happened before the recording.  Otherwise a new
+ * sequence began and all its drops count.
+ */
+void recorder_track_cpu(struct recorder *rec, unsigned int cpu,
+			uint64_t reader_lost, uint64_t raw_dropped, bool first);
+
+/* The subbuf_sink side: copy a chunk as a DATA block, keep or drop it. */
+void recorder_stage(struct recorder *rec, const struct subbuf_chunk *chunk);
+void recorder_settle(struct recorder *rec, bool intact);
+
+/* The CPU's sequence restarted (generation): a RESTART block. */
+void recorder_restart(struct recorder *rec, unsigned int cpu,
+		      uint64_t generation, uint64_t reader_lost);
+/* The reader of cpu lost events with no record after them (yet). */
+void recorder_note_lost(struct recorder *rec, unsigned int cpu,
+			uint64_t reader_lost);
+/*
+ * The producer's own count of drops since the reset (its stats file), read
+ * after the last records were, in the sequence the reader is in: used for
+ * the count at the end of that sequence (a restart) or of the recording
+ * when it is larger than the newest header's (drops after the last
+ * sub-buffer started).
+ */
+void recorder_note_dropped(struct recorder *rec, unsigned int cpu,
+			   uint64_t raw_dropped);
+/* The channel went away (cpu, or RECORD_NO_CPU: every tracked CPU): a
+ * GONE block for each. */
+void recorder_gone(struct recorder *rec, unsigned int cpu);
+/* The configuration changed: a CONFIG block. */
+void recorder_config(struct recorder *rec, const struct record_meta *meta);
+
+/* Cumulative counts of a CPU as the file states them. */
+uint64_t recorder_dropped(const struct recorder *rec, unsigned int cpu);
+uint64_t recorder_lost(const struct recorder *rec, unsigned int cpu);
+
+/* Write out what is buffered: 0 or the first error (-errno). */
+int recorder_flush(struct recorder *rec);
+/* CPU_END blocks, END block, flush, close: 0 or the first error. */
+int recorder_finish(struct recorder *rec);
+void recorder_free(struct recorder *rec);
+
+#endif /* RELAYTOP_RECORD_WRITER_H */

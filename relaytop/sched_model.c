@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_model.c - the scheduler as the records tell it (see sched_model.h).
+ *
+ * Per CPU: sched_switch pairs say who runs; a run ends at the switch that
+ * takes its task off, or is cut short at the CPU's newest record when the
+ * model loses track.  After a gap nothing is missing from the first record
+ * on, so the task that the next switch takes off ran at least since then.
+ * Per task: a wakeup (sched_waking, sched_wakeup or sched_wakeup_new,
+ * whichever comes first) waits for the switch that puts the task on; a
+ * gap on the CPU it is to run on may have hidden that switch, so the
+ * wakeup is counted as missed rather than paired with a later one.
+ */
+#include "sched_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "util.h"
+
+void sched_model_init(struct sched_model *m, unsigned int ncpus)
+{
+	memset(m, 0, sizeof(*m));
+	m->events = SCHED_RELAY_ALL_EVENTS;
+	m->ncpus = ncpus;
+	m->cpu = xcalloc(ncpus ? ncpus : 1, sizeof(*m->cpu));
+}
+
+void sched_model_free(struct sched_model *m)
+{
+	free(m->cpu);
+	free(m->tasks);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct sched_cpu *cpu_of(struct sched_model *m, unsigned int cpu)
+{
+	m->cpu = xgrow(m->cpu, &m->ncpus, cpu, sizeof(*m->cpu));
+	return &m->cpu[cpu];
+}
+
+const struct sched_cpu *sched_model_cpu(const struct sched_model *m,
+					unsigned int cpu)
+{
+	return cpu < m->ncpus ? &m->cpu[cpu] : NULL;
+}
+
+/* ---- tasks ---------------------------------------------------------- */
+
+static size_t slot_of(const struct sched_model *m, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
+
+	while (m->used[i] && m->tasks[i].task.pid != pid)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void grow_tasks(struct sched_model *m)
+{
+	struct sched_task_stats *old = m->tasks;
+	bool *old_used = m->used;
+	size_t old_cap = m->cap;
+
+	m->cap = m->cap ? 2 * m->cap : 256;
+	m->tasks = xcalloc(m->cap, sizeof(*m->tasks));
+	m->used = xcalloc(m->cap, sizeof(*m->used));
+	for (size_t i = 0; i < old_cap; i++) {
+		size_t j;
+
+		if (!old_used[i])
+			continue;
+		j = slot_of(m, old[i].task.pid);
+		m->tasks[j] = old[i];
+		m->used[j] = true;
+	}
+	free(old);
+	free(old_used);
+}
+
+static struct sched_task_stats *find_task(const struct sched_model *m,
+					  int32_t pid)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	i = slot_of(m, pid);
+	return m->used[i] ? &m->tasks[i] : NULL;
+}
+
+const struct sched_task_stats *sched_model_task(const struct sched_model *m,
+						int32_t pid)
+{
+	return find_task(m, pid);
+}
+
+/* The entry of the task t names (made if new), its name brought up to date. */
+static struct sched_task_stats *task_of(struct sched_model *m,
+					const struct sched_task *t)
+{
+	size_t i;
+
+	if (2 * (m->ntasks + 1) > m->cap)
+		grow_tasks(m);
+	i = slot_of(m, t->pid);
+	if (!m->used[i]) {
+		m->used[i] = true;
+		m->ntasks++;
+		memset(&m->tasks[i], 0, sizeof(m->tasks[i]));
+	}
+	m->tasks[i].task = *t;
+	return &m->tasks[i];
+}
+
+static void task_from(struct sched_task *t, const char *comm, int32_t pid,
+		      int32_t tgid, uint8_t prio)
+{
+	snprintf(t->comm, sizeof(t->comm), "%.16s", comm);
+	t->pid = pid;
+	t->tgid = tgid;
+	t->prio = fields_prio(prio);
+}
+
+/* ---- runs ----------------------------------------------------------- */
+
+static void end_run(struct sched_model *m, unsigned int cpu,
+		    const struct sched_task *t, uint64_t from, uint64_t to,
+		    const char *end_state)
+{
+	struct sched_run run = {
+		.cpu = cpu, .task = *t, .from = from,
+		.to = to < from ? from : to, .end_state = end_state,
+	};
+
+	if (t->pid != 0) {
+		struct sched_task_stats *ts = task_of(m, t);
+
+		ts->runtime_ns += run.to - run.from;
+		ts->runs++;
+	}
+	if (m->on_run)
+		m->on_run(m->ctx, &run);
+}
+
+/* Wakeups waiting to run on cpu (every CPU: all) will not be seen to. */
+static void miss_wakeups(struct sched_model *m, unsigned int cpu, bool all)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		struct sched_task_stats *t = &m->tasks[i];
+
+		if (m->used[i] && t->waiting && (all || t->woken_cpu == cpu)) {
+			t->waiting = false;
+			m->wakeups_missed++;
+		}
+	}
+}
+
+/* Who runs on c is no longer known: its open run is cut short. */
+static void lose_track(struct sched_model *m, unsigned int cpu)
+{
+	struct sched_cpu *c = cpu_of(m, cpu);
+
+	if (c->on == SCHED_ON_TASK && c->last_ts > c->since)
+		end_run(m, cpu, &c->cur, c->since, c->last_ts, NULL);
+	c->on = SCHED_ON_UNKNOWN;
+	c->known = false;
+}
+
+void sched_model_gap(struct sched_model *m, unsigned int cpu)
+{
+	lose_track(m, cpu);
+	cpu_of(m, cpu)->gaps++;
+	miss_wakeups(m, cpu, false);
+}
+
+void sched_model_gap_all(struct sched_model *m)
+{
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
+		lose_track(m, cpu);
+		m->cpu[cpu].gaps++;
+	}
+	miss_wakeups(m, 0, true);
+}
+
+void sched_model_events(struct sched_model *m, uint32_t events)
+{
+	m->events = events;
+	/* without sched_switch, who runs is no longer followed */
+	if (!(events & (1u << SCHED_RELAY_SWITCH))) {
+		for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
+			lose_track(m, cpu);
+		miss_wakeups(m, 0, true);
+	}
+}
+
+void sched_model_end(struct sched_model *m)
+{
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
+		lose_track(m, cpu);
+}
+
+/* ---- records -------------------------------------------------------- */
+
+uint64_t sched_model_time(const struct sched_model *m, unsigned int cpu,
+			  uint64_t ts)
+{
+	const struct sched_cpu *c = sched_model_cpu(m, cpu);
+
+	return c && c->have_ts && ts < c->last_ts ? c->last_ts : ts;
+}
+
+static void on_switch(struct sched_model *m, unsigned int cpu,
+		      const struct sched_relay_record *r, uint64_t ts,
+		      struct sched_event *ev)
+{
+	struct sched_cpu *c = &m->cpu[cpu];
+	const char *state = fields_state_letters(r->state);
+	struct sched_task next;
+	struct sched_task_stats *t;
+
+	if (c->on == SCHED_ON_TASK) {
+		end_run(m, cpu, &c->cur, c->since, ts, state);
+	} else if (c->on == SCHED_ON_UNKNOWN && r->pid != 0 &&
+		   c->known_since < ts) {
+		/* nothing is missing since known_since, and no switch put
+		 * prev on since: it ran from then on at least */
+		struct sched_task prev;
+
+		task_from(&prev, r->comm, r->pid, r->tgid, r->prio);
+		end_run(m, cpu, &prev, c->known_since, ts, state);
+	}
+	task_from(&next, r->comm2, r->pid2, r->tgid2, r->prio2);
+	c->cur = next;
+	c->since = ts;
+	if (r->pid2 == 0) {
+		c->on = SCHED_ON_IDLE;
+		return;
+	}
+	c->on = SCHED_ON_TASK;
+	t = task_of(m, &next);
+	if (t->waiting && ts >= t->woken_at) {
+		uint64_t lat = ts - t->woken_at;
+
+		t->waiting = false;
+		t->latencies++;
+		t->latency_sum_ns += lat;
+		if (lat > t->latency_max_ns)
+			t->latency_max_ns = lat;
+		ev->latency = true;
+		ev->latency_ns = lat;
+	}
+}
+
+static void on_wakeup(struct sched_model *m, const struct sched_relay_record *r,
+		      uint64_t ts)
+{
+	struct sched_task woken;
+	struct sched_task_stats *t;
+
+	task_from(&woken, r->comm, r->pid, r->tgid, r->prio);
+	t = task_of(m, &woken);
+	if (r->type != SCHED_RELAY_WAKING)
+		t->wakeups++;
+	if (!t->waiting) {
+		t->waiting = true;
+		t->woken_at = ts;
+	}
+	t->woken_cpu = r->target_cpu;	/* the latest word on where */
+}
+
+static void on_task_event(struct sched_model *m,
+			  const struct sched_relay_record *r)
+{
+	struct sched_task_stats *t;
+
+	if (r->type == SCHED_RELAY_MIGRATE) {
+		t = find_task(m, r->pid);
+		if (t && t->waiting)
+			t->woken_cpu = r->target_cpu;
+	} else if (r->type == SCHED_RELAY_EXIT) {
+		t = find_task(m, r->pid);
+		if (t)
+			t->waiting = false;
+	}
+}
+
+void sched_model_record(struct sched_model *m, unsigned int cpu,
+			const struct sched_relay_record *r,
+			struct sched_event *ev)
+{
+	struct sched_event dummy;
+	struct sched_cpu *c = cpu_of(m, cpu);
+	uint64_t ts = r->ts;
+
+	if (!ev)
+		ev = &dummy;
+	memset(ev, 0, sizeof(*ev));
+	/* Runs need time to go forward on a CPU.  A real recording's does;
+	 * a damaged one's may not: such a record gets the time of the
+	 * newest before it, and the CPU counts it. */
+	if (c->have_ts && ts < c->last_ts) {
+		ev->back_ns = c->last_ts - ts;
+		ts = c->last_ts;
+		c->backwards++;
+	}
+	ev->ts = ts;
+	c->have_ts = true;
+	c->last_ts = ts;
+	c->records++;
+	if (!c->known) {
+		c->known = true;
+		c->known_since = ts;
+	}
+	/* the task column: the record's own task, else who runs */
+	switch (r->type) {
+	case SCHED_RELAY_SWITCH:
+	case SCHED_RELAY_FORK:
+	case SCHED_RELAY_EXIT:
+		ev->task_known = true;
+		task_from(&ev->task, r->comm, r->pid, r->tgid, r->prio);
+		break;
+	default:
+		ev->task_known = c->on != SCHED_ON_UNKNOWN;
+		if (ev->task_known)
+			ev->task = c->cur;
+		break;
+	}
+	switch (r->type) {
+	case SCHED_RELAY_SWITCH:
+		on_switch(m, cpu, r, ts, ev);
+		break;
+	case SCHED_RELAY_WAKEUP:
+	case SCHED_RELAY_WAKEUP_NEW:
+	case SCHED_RELAY_WAKING:
+		on_wakeup(m, r, ts);
+		break;
+	default:
+		on_task_event(m, r);
+		break;
+	}
+}
+
+bool sched_model_current(const struct sched_model *m, unsigned int cpu,
+			 struct sched_task *t)
+{
+	const struct sched_cpu *c = sched_model_cpu(m, cpu);
+
+	if (!c || c->on == SCHED_ON_UNKNOWN)
+		return false;
+	*t = c->cur;
+	return true;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched_model.h - what the scheduler did, as far as a stream of sched_relay
+ * records tells, fed one record or gap at a time: per CPU the task running
+ * now (from sched_switch pairs), time that only goes forward, and whether
+ * anything is missing since; per task the runtime seen from switch pairs
+ * and the wakeup (or waking) to switch-in latency.  Everything that says
+ * "who runs" or "how long" asks it: the dump, both exporters and the live
+ * views.
+ *
+ * A CPU's task is unknown at the start, and again after events went
+ * missing on it (a counted gap, a reset, the channel going away) or once
+ * sched_switch is no longer recorded: then only the next sched_switch
+ * says who runs.  A run (a stretch of one task on one CPU) is reported
+ * when a switch ends it, or cut short where the model loses track of the
+ * CPU (no end state then).
+ *
+ * Records are taken in the order given; time-ordered input (a recording's
+ * merged stream) gives exact latencies across CPUs.
+ */
+#ifndef RELAYTOP_SCHED_MODEL_H
+#define RELAYTOP_SCHED_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched_relay.h"
+
+/* A task as records name it. */
+struct sched_task {
+	char comm[SCHED_RELAY_COMM_LEN + 1];
+	int32_t pid;
+	int32_t tgid;		/* -1: unknown (a version 1 recording) */
+	int32_t prio;		/* as the kernel's: -1 for a deadline task */
+};
+
+enum sched_on {
+	SCHED_ON_UNKNOWN,	/* no switch seen since the start or a gap */
+	SCHED_ON_IDLE,		/* the idle task (pid 0) */
+	SCHED_ON_TASK,
+};
+
+struct sched_cpu {
+	enum sched_on on;
+	struct sched_task cur;	/* IDLE or TASK: what the last switch put on */
+	uint64_t since;		/* when it was switched in */
+	bool have_ts;
+	uint64_t last_ts;	/* the newest record's time */
+	bool known;		/* nothing missing since known_since */
+	uint64_t known_since;	/* the first record after the last gap */
+	uint64_t backwards;	/* records before the newest one before them */
+	uint64_t records;
+	uint64_t gaps;		/* times events went missing here */
+};
+
+/* A stretch of one task on one CPU that ended (or was cut short). */
+struct sched_run {
+	unsigned int cpu;
+	struct sched_task task;
+	uint64_t from, to;
+	const char *end_state;	/* prev_state letters; NULL: cut short */
+};
+
+/* What the model knows of one task (by pid). */
+struct sched_task_stats {
+	struct sched_task task;	/* as last seen */
+	uint64_t runtime_ns;	/* sum of its runs */
+	uint64_t runs;
+	uint64_t wakeups;	/* sched_wakeup and sched_wakeup_new */
+	/* wakeup (or waking, whichever came first) to switch-in */
+	uint64_t latencies;
+	uint64_t latency_sum_ns;
+	uint64_t latency_max_ns;
+	/* a wakeup waiting for its switch-in */
+	bool waiting;
+	uint64_t woken_at;
+	unsigned int woken_cpu;	/* where it is to run (target, migrations) */
+};
+
+/* What one record meant. */
+struct sched_event {
+	uint64_t ts;		/* its time, never before the CPU's newest */
+	uint64_t back_ns;	/* its own time was this much before it, or 0 */
+	bool task_known;	/* who was running when it fired: */
+	struct sched_task task;	/* the record's own task for switch (prev),
+				 * fork (parent) and exit, else the CPU's */
+	bool latency;		/* a switch put in a task that was woken: */
+	uint64_t latency_ns;
+};
+
+struct sched_model {
+	unsigned int ncpus;	/* size of cpu[] (grows) */
+	struct sched_cpu *cpu;
+	uint32_t events;	/* the recorded event types (a mask) */
+	/* runs as they end, or NULL */
+	void (*on_run)(void *ctx, const struct sched_run *run);
+	void *ctx;
+	/* tasks: open addressing by pid */
+	struct sched_task_stats *tasks;
+	bool *used;
+	size_t ntasks, cap;
+	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+};
+
+/* A model of ncpus CPUs (more are added as records name them). */
+void sched_model_init(struct sched_model *m, unsigned int ncpus);
+void sched_model_free(struct sched_model *m);
+
+/* The time a record of cpu at ts will get: ts, or the CPU's newest. */
+uint64_t sched_model_time(const struct sched_model *m, unsigned int cpu,
+			  uint64_t ts);
+/* A record of cpu; *ev says what it meant (ev may be NULL). */
+void sched_model_record(struct sched_model *m, unsigned int cpu,
+			const struct sched_relay_record *r,
+			struct sched_event *ev);
+/* Events went missing on cpu (counted gap, reset, channel gone). */
+void sched_model_gap(struct sched_model *m, unsigned int cpu);
+/* The same for every CPU (the whole channel went away). */
+void sched_model_gap_all(struct sched_model *m);
+/* The recorded event types changed (mask of SCHED_RELAY_* types). */
+void sched_model_events(struct sched_model *m, uint32_t events);
+/* The end of the stream: every run still open is cut short. */
+void sched_model_end(struct sched_model *m);
+
+/* The CPU's state (NULL for a CPU the model never saw). */
+const struct sched_cpu *sched_model_cpu(const struct sched_model *m,
+					unsigned int cpu);
+/* Who runs on cpu now: true and *t, or false when unknown.  The idle
+ * task counts as known. */
+bool sched_model_current(const struct sched_model *m, unsigned int cpu,
+			 struct sched_task *t);
+/* What is known of task pid, or NULL. */
+const struct sched_task_stats *sched_model_task(const struct sched_model *m,
+						int32_t pid);
+
+#endif /* RELAYTOP_SCHED_MODEL_H */
