@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loop.c - the event loop (see loop.h): one ppoll() with the stop and
- * status signals let in only there, a refresh timer that keeps its
+ * status signals let in only there (and around writes that may block),
+ * a refresh timer that keeps its
  * cadence (and starts again from now when it fell behind), and the end
  * of -t.
  */
-#define _GNU_SOURCE		/* ppoll() */
+#define _GNU_SOURCE		/* ppoll(): not in POSIX, so not in _XOPEN_SOURCE */
 #include "loop.h"
 
 #include <errno.h>
@@ -75,6 +76,22 @@ bool loop_signalled(void)
 	return sigismember(&pending, SIGINT) == 1 ||
 	       sigismember(&pending, SIGTERM) == 1 ||
 	       sigismember(&pending, SIGHUP) == 1;
+}
+
+sigset_t loop_signals_in(void)
+{
+	sigset_t saved;
+
+	sigemptyset(&saved);
+	if (installed)
+		sigprocmask(SIG_SETMASK, &waiting_mask, &saved);
+	return saved;
+}
+
+void loop_signals_out(const sigset_t *saved)
+{
+	if (installed)
+		sigprocmask(SIG_SETMASK, saved, NULL);
 }
 
 void loop_timer(struct loop *l, double interval, uint64_t first_ns)

@@ -6,9 +6,10 @@
  *
  * SIGINT, SIGTERM and SIGHUP (stop) and SIGUSR1 (print the status) are
  * blocked except while the loop waits in ppoll(), which lets them in
- * atomically: one that comes at any other moment is taken at the next
- * wait, which is never longer than what the loop is doing now (a lap of a
- * buffer at most, see loop_signalled()).  So a SIGTERM ends the program
+ * atomically, and around writes that may block for ever
+ * (loop_signals_in()): one that comes at any other moment is taken at
+ * the next wait, which is never longer than what the loop is doing now
+ * (long drains look at loop_signalled() and stop early).  So a SIGTERM ends the program
  * within one interval whatever it is doing, with nothing lost: the caller
  * finishes its recording after loop_run() returns.
  */
@@ -16,6 +17,7 @@
 #define RELAYTOP_LOOP_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,6 +49,14 @@ struct loop {
 void loop_install_signals(void);
 /* A stop signal came (or is waiting): long work should end soon. */
 bool loop_signalled(void);
+/*
+ * Let the signals in around a write that may block for ever (standard
+ * output into a pipe nobody reads, a terminal stopped with ^S): one that
+ * comes then interrupts the write (EINTR) instead of waiting behind it.
+ * loop_signals_in() returns the mask to give back to loop_signals_out().
+ */
+sigset_t loop_signals_in(void);
+void loop_signals_out(const sigset_t *saved);
 
 /* The refresh timer: every interval seconds, the first at first_ns. */
 void loop_timer(struct loop *l, double interval, uint64_t first_ns);

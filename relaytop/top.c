@@ -99,19 +99,30 @@ void top_view(const struct top *t, struct view *v)
 void top_render(struct top *t)
 {
 	struct view v;
+	sigset_t saved;
 
 	top_view(t, &v);
+	/* the terminal or the pipe may not take it (^S, | less): a stop
+	 * signal must still get through */
+	saved = loop_signals_in();
 	if (t->app.out == OUT_CURSES && ui_active()) {
 		ui_draw(&v);
 	} else if (t->app.out == OUT_BATCH && !t->output_failed &&
 		   batch_print(stdout, &v)) {
-		/* nobody reads us any more (| head -1: EPIPE), or the disk
-		 * is full: stop, rather than run on writing nothing */
+		int err = errno ? errno : EIO;
+
 		t->output_failed = true;
 		t->app.quit = true;
-		t->app.exit_status = 1;
-		warn("standard output: %s", strerror(errno ? errno : EIO));
+		/* a stop signal cut the write short: that is a stop */
+		if (err != EINTR || !loop_signalled()) {
+			/* nobody reads us any more (| head -1: EPIPE), or
+			 * the disk is full: stop, rather than run on
+			 * writing nothing */
+			t->app.exit_status = 1;
+			warn("standard output: %s", strerror(err));
+		}
 	}
+	loop_signals_out(&saved);
 }
 
 /* ---- the recording ---- */

@@ -10,6 +10,11 @@
  *   some shells and supervisors leave it) the write fails with EPIPE and
  *   relaytop exits 1 saying so; with SIGPIPE as usual the signal ends it.
  * Before, both ran on until -t or a signal, writing nothing.
+ * - `relaytop -b --record FILE | less` with nobody reading: a SIGTERM
+ *   that comes while relaytop is blocked writing standard output still
+ *   ends it within an interval, exit 0, with the recording complete
+ *   (relaytop --check passes).  Signals blocked outside the loop's wait
+ *   left it asleep in the write, and the recording unfinished.
  * And that a garbage header (a seq 2^40 laps ahead) starts no endless
  * hand-back: relaytop stays responsive and SIGTERM ends it within an
  * interval (before, it set out to write ~2^40 hand-backs and a SIGTERM
@@ -18,9 +23,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -188,6 +195,76 @@ static void test_garbage_header_sigterm(void)
 	fake_channel_destroy(&g);
 }
 
+/* Process p sleeps in a write to a pipe (its wchan, where it sleeps). */
+static bool in_pipe_write(pid_t p)
+{
+	char path[64], wchan[128] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)p);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(wchan, sizeof(wchan), f))
+		wchan[0] = '\0';
+	fclose(f);
+	return strstr(wchan, "pipe_write") != NULL;
+}
+
+/*
+ * -b --record FILE into a pipe that nobody reads: once the pipe is full
+ * relaytop sleeps in a write to standard output; SIGTERM must still end
+ * it, as a stop (exit 0), with a complete recording.
+ */
+static void test_sigterm_blocked_output(void)
+{
+	char errf[] = "/tmp/t-output-err.XXXXXX", rec[] = "/tmp/t-output-rec.XXXXXX";
+	int efd = mkstemp(errf), rfd = mkstemp(rec), pfd[2], st, queued = 0;
+	uint64_t end;
+	char cmd[256];
+	pid_t prod, p;
+
+	prod = start_producer();
+	if (!check_int(pipe(pfd), ==, 0)) {
+		stop(prod);
+		return;
+	}
+	p = fork();
+	if (p == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(efd, STDERR_FILENO);
+		execl(relaytop, relaytop, "-c", fc.dir, "-b", "-d", "0.01",
+		      "--record", rec, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	/* ready: the pipe is (nearly) full and relaytop sleeps writing */
+	end = mono_ns() + 20 * 1000000000ull;
+	while (mono_ns() < end && !(queued >= 65536 - 8192 && in_pipe_write(p))) {
+		if (ioctl(pfd[0], FIONREAD, &queued))
+			break;
+		usleep(10000);
+	}
+	check_int(queued, >=, 65536 - 8192);
+	check(in_pipe_write(p));
+	kill(p, SIGTERM);
+	st = wait_at_most(p, 5);
+	stop(prod);
+	close(pfd[0]);
+	read_err(efd);
+	check_int(st, !=, -1);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof(cmd), "%s --check %s > /dev/null 2>&1", relaytop, rec);
+	check_int(system(cmd), ==, 0);
+	if (test_failed())
+		test_msg("exit status %#x, stderr:\n%s", st, err_text);
+	close(efd);
+	close(rfd);
+	unlink(errf);
+	unlink(rec);
+}
+
 int main(void)
 {
 	relaytop = getenv("RELAYTOP");
@@ -199,6 +276,7 @@ int main(void)
 	TEST(test_record_to_full_disk(), "--record /dev/full stops at the first failed write, exit 1");
 	TEST(batch_into_closed_pipe(true), "-b | head -1 ends on EPIPE (SIGPIPE ignored), exit 1");
 	TEST(batch_into_closed_pipe(false), "-b | head -1 ends by SIGPIPE otherwise");
+	TEST(test_sigterm_blocked_output(), "SIGTERM ends -b --record blocked on a full pipe: exit 0, recording complete");
 	TEST(test_garbage_header_sigterm(), "a garbage seq starts no endless hand-back; SIGTERM ends it");
 	fake_channel_destroy(&fc);
 	return test_done();
