@@ -422,12 +422,13 @@ static void read_buffers(struct live_source *ls, const unsigned int *which,
 		return;
 	if (a.err == -ENODEV || a.err == -ENOENT)
 		went_away(ls, "its buffers were removed");
-	else if (a.err == -EBADF && !ls->cfg.overwrite)
+	else if (a.err == -EBADF) {
 		/* in overwrite mode the producer does not wait for them */
-		feed_status(ls->feed, true, true, "buffers opened read-only: "
-			    "sub-buffers cannot be handed back (no-overwrite "
-			    "mode will fill up)");
-	else if (a.err)
+		if (!ls->cfg.overwrite)
+			feed_status(ls->feed, true, true, "buffers opened "
+				    "read-only: sub-buffers cannot be handed "
+				    "back (no-overwrite mode will fill up)");
+	} else if (a.err)
 		feed_status(ls->feed, true, false, "handing sub-buffers back: "
 			    "%s", strerror(-a.err));
 }

@@ -14,8 +14,11 @@
  * and the recording says all of it: records per CPU, drops, the reset and
  * the disappearance, matching what the producers did; a paused screen
  * stands still (its figures are a copy) while reading goes on, and shows
- * the live figures again once resumed.
+ * the live figures again once resumed; buffers that cannot be handed
+ * back (opened read-only) are announced in no-overwrite mode, where the
+ * producer will drop, and not at all in overwrite mode.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +382,35 @@ static void test_pause_freezes_view(void)
 	rig_stop(&r);
 }
 
+static int read_only_give_back(void *cc, uint64_t n)
+{
+	(void)cc;
+	(void)n;
+	return -EBADF;
+}
+
+/* Hand-back refused (EBADF) in OVERWRITE mode: what the status line says. */
+static void read_only(bool overwrite)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 1, overwrite, NULL)))
+		return;
+	r.t.live.give_back = read_only_give_back;
+	app_status(&r.t.app, false, "a note (TERM fell back to vt100)");
+	fake_relay_events(&r.fc.relay[0], 100);	/* more than a sub-buffer */
+	top_drain(&r.t);
+	if (overwrite) {
+		check(!r.t.app.status_error);
+		check_str(r.t.app.status, "a note (TERM fell back to vt100)");
+	} else {
+		/* the producer will fill up and drop: a warning */
+		check(r.t.app.status_error);
+		check(strstr(r.t.app.status, "read-only") != NULL);
+	}
+	rig_stop(&r);
+}
+
 int main(void)
 {
 	loop_install_signals();
@@ -391,6 +423,8 @@ int main(void)
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
 	TEST(test_stats_drops_survive_gone(), "and when the buffers go away and come back");
+	TEST(read_only(true), "overwrite: buffers opened read-only need no hand-back, nothing said");
+	TEST(read_only(false), "no-overwrite: buffers opened read-only are announced as a warning");
 	TEST(test_pause_freezes_view(), "paused, the screen's figures stand still while reading goes on");
 	return test_done();
 }
