@@ -186,6 +186,11 @@ void sched_model_gap_all(struct sched_model *m)
 	miss_wakeups(m, 0, true);
 }
 
+static bool switches_recorded(const struct sched_model *m)
+{
+	return m->events & (1u << SCHED_RELAY_SWITCH);
+}
+
 void sched_model_events(struct sched_model *m, uint32_t events)
 {
 	m->events = events;
@@ -265,6 +270,9 @@ static void on_wakeup(struct sched_model *m, const struct sched_relay_record *r,
 	t = task_of(m, &woken);
 	if (r->type != SCHED_RELAY_WAKING)
 		t->wakeups++;
+	/* its switch-in could not be seen */
+	if (!switches_recorded(m))
+		return;
 	if (!t->waiting) {
 		t->waiting = true;
 		t->woken_at = ts;
@@ -311,7 +319,8 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	c->have_ts = true;
 	c->last_ts = ts;
 	c->records++;
-	if (!c->known) {
+	/* nothing is known of who runs while sched_switch is not recorded */
+	if (!c->known && switches_recorded(m)) {
 		c->known = true;
 		c->known_since = ts;
 	}

@@ -11,7 +11,8 @@
  * A CPU's task is unknown at the start, and again after events went
  * missing on it (a counted gap, a reset, the channel going away) or once
  * sched_switch is no longer recorded: then only the next sched_switch
- * says who runs.  A run (a stretch of one task on one CPU) is reported
+ * says who runs, and a wakeup taken while it is not recorded starts no
+ * latency (its switch-in may go unseen).  A run (a stretch of one task on one CPU) is reported
  * when a switch ends it, or cut short where the model loses track of the
  * CPU (no end state then).
  *

@@ -8,7 +8,10 @@
  *   task column of an event is its own task or the CPU's; a gap cuts the
  *   open run short, makes the task unknown and counts the wakeups waiting
  *   to run there as missed; a configuration without sched_switch loses
- *   track too; a record whose time goes back gets the newest time;
+ *   track too, and while sched_switch is not recorded nothing is known
+ *   of runs or latencies (once it is recorded again, runs and latencies
+ *   start from its first record); a record whose time goes back gets
+ *   the newest time;
  * - the same synthetic records, written by a fake producer on two CPUs
  *   (CPU 0 ends with a known task, CPU 1 with a gap after its last
  *   switch), read live (top.c, live_source.c, tally.c) and recorded at
@@ -501,6 +504,42 @@ static void test_one_stream(void)
 	sched_model_free(&m);
 }
 
+/* sched_switch off, then on again: nothing is made up across the gap. */
+static void test_switch_off_then_on(void)
+{
+	uint32_t all = SCHED_RELAY_ALL_EVENTS;
+	struct sched_model m;
+	struct sched_event ev;
+	struct sched_relay_record r;
+	const struct sched_task_stats *ts;
+
+	sched_model_init(&m, 1);
+	m.on_run = on_run;
+	nruns = 0;
+	sched_model_events(&m, all & ~(1u << SCHED_RELAY_SWITCH));
+	r = rec(100, SCHED_RELAY_WAKEUP, 50, "B", 0, "");	/* B woken */
+	sched_model_record(&m, 0, &r, &ev);
+	/* B may well run at 500, unseen; switch is recorded from 1000 */
+	sched_model_events(&m, all);
+	r = rec(1010, SCHED_RELAY_SWITCH, 42, "A", 50, "B");
+	sched_model_record(&m, 0, &r, &ev);
+	check(!ev.latency);			/* 910 ns would be made up */
+	check_uint(nruns, ==, 0);		/* A from 100: made up too */
+	ts = sched_model_task(&m, 42);
+	check(ts == NULL || ts->runtime_ns == 0);
+	/* from here on everything is seen */
+	r = rec(1050, SCHED_RELAY_WAKEUP, 42, "A", 0, "");
+	sched_model_record(&m, 0, &r, &ev);
+	r = rec(1100, SCHED_RELAY_SWITCH, 50, "B", 42, "A");
+	sched_model_record(&m, 0, &r, &ev);
+	check(ev.latency);
+	check_uint(ev.latency_ns, ==, 50);
+	check_uint(nruns, ==, 1);
+	check_uint(runs[0].from, ==, 1010);
+	check_uint(runs[0].to, ==, 1100);
+	sched_model_free(&m);
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -512,6 +551,7 @@ int main(void)
 	}
 	loop_install_signals();
 	TEST(test_model(), "the model: switch pairs, runs, runtime, latency, gaps, time going back");
+	TEST(test_switch_off_then_on(), "the model: sched_switch off then on makes up no run and no latency");
 	TEST(test_one_stream(), "live view, recording, dump, Perfetto and CTF say the same of who runs");
 	status = test_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
