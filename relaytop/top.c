@@ -488,7 +488,7 @@ int top_run(const struct options *opt)
 		if (ui_active())
 			ui_done();
 		status = t.rp.rs.rd.error[0] || t.app.exit_status ? 1 : 0;
-		if (status)
+		if (t.rp.rs.rd.error[0])
 			warn("%s", t.rp.rs.rd.error);
 		top_free(&t);
 		return status;
