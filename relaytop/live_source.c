@@ -613,7 +613,7 @@ static void state(const void *self, struct source_state *st)
 
 	*st = (struct source_state) {
 		.name = ls->dir, .have_cfg = ls->have_cfg, .cfg = ls->cfg,
-		.channel_ok = ls->have_ch,
+		.channel_ok = ls->have_ch, .read_only = ls->ch.read_only,
 	};
 }
 
@@ -662,10 +662,43 @@ static void finish(void *self)
 	free(cs);
 }
 
+static void sync_counts(void *self)
+{
+	struct live_source *ls = self;
+
+	drain(ls);
+	live_source_read_drops(ls);
+}
+
+static bool cpu_counts(const void *self, unsigned int i, struct source_cpu *c)
+{
+	const struct live_source *ls = self;
+	const struct channel_cpu *cc;
+
+	if (!ls->have_ch || i >= ls->ch.n)
+		return false;
+	cc = &ls->ch.cpus[i];
+	*c = (struct source_cpu) {
+		.cpu = cc->cpu, .generation = cc->reader.cur_gen,
+		.dropped = cc->reader.dropped, .lost = cc->reader.lost,
+		.misplaced = cc->reader.misplaced,
+		.unaccounted = cc->reader.unaccounted,
+	};
+	return true;
+}
+
+static void recording(void *self)
+{
+	struct live_source *ls = self;
+
+	ls->seq_drops = true;
+}
+
 const struct source_ops live_source_ops = {
 	.pollfds = pollfds, .ready = ready, .drain = drain, .tick = tick,
 	.state = state, .can_change = can_change, .change = change,
-	.finish = finish,
+	.finish = finish, .sync = sync_counts, .cpu = cpu_counts,
+	.recording = recording,
 };
 
 struct source live_source(struct live_source *ls)

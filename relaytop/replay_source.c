@@ -146,6 +146,7 @@ static void state(const void *self, struct source_state *st)
 	*st = (struct source_state) {
 		.name = rp->rs.rd.path, .recorded = true, .have_cfg = true,
 		.cfg = rp->cfg, .ended = rp->ended,
+		.error = rp->rs.rd.error[0] ? rp->rs.rd.error : NULL,
 	};
 }
 

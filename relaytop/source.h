@@ -24,7 +24,20 @@ struct source_state {
 	bool have_cfg;
 	struct control_state cfg;
 	bool channel_ok;	/* live: the buffers are mapped */
+	bool read_only;		/* live: sub-buffers cannot be handed back */
 	bool ended;		/* recorded: nothing more to show */
+	const char *error;	/* recorded: why reading it failed, or NULL */
+};
+
+/* What a source's reader of one CPU's buffer has counted (since it was set
+ * up: a reset does not clear these). */
+struct source_cpu {
+	unsigned int cpu;
+	uint64_t generation;	/* the generation its reader follows */
+	uint64_t dropped;	/* the producer's drops, as the buffer says */
+	uint64_t lost;		/* events overwritten before they were read */
+	uint64_t misplaced;	/* chunks not where their event numbers say */
+	uint64_t unaccounted;	/* events missing (or extra) no count says */
 };
 
 /* A change of the channel that the keys ask for. */
@@ -52,6 +65,15 @@ struct source_ops {
 	int (*change)(void *self, enum source_request req, uint32_t value);
 	/* read the last of it before the end */
 	void (*finish)(void *self);
+	/* Read everything there is now and the producer's own counts (for
+	 * a status report); NULL when there is nothing to bring up to date. */
+	void (*sync)(void *self);
+	/* The i-th buffer the source reads (from 0): false past the last;
+	 * NULL for a source without buffers of its own. */
+	bool (*cpu)(const void *self, unsigned int i, struct source_cpu *c);
+	/* A recording is being made of it: also yield the producer's drops
+	 * by event number (FEED_SEQ_DROPPED); NULL if it has none. */
+	void (*recording)(void *self);
 };
 
 struct source {

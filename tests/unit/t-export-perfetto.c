@@ -513,6 +513,99 @@ static void test_stdout(void)
 	check_int(rc, ==, 0);
 }
 
+/* A switch from prev to next (pid 0: the idle task) at ts. */
+static struct sched_relay_record switch_rec(uint64_t ts, const char *prev,
+					    int32_t pid, uint8_t state,
+					    const char *next, int32_t pid2)
+{
+	struct sched_relay_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = SCHED_RELAY_SWITCH;
+	r.pid = r.tgid = pid;
+	r.pid2 = r.tgid2 = pid2;
+	r.prio = r.prio2 = 120;
+	r.state = state;
+	strncpy(r.comm, prev, sizeof(r.comm));
+	strncpy(r.comm2, next, sizeof(r.comm2));
+	return r;
+}
+
+static struct sched_relay_record wakeup_rec(uint64_t ts, int32_t pid)
+{
+	struct sched_relay_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = SCHED_RELAY_WAKEUP;
+	r.pid = r.tgid = pid;
+	r.prio = 120;
+	strncpy(r.comm, "w", sizeof(r.comm));
+	return r;
+}
+
+/*
+ * A reset (a RESTART block) between two sched_switch events: the slice of
+ * the task running across it ends at the last record before the reset
+ * (no end state: cut short), and after it the task runs again only from
+ * the first record of the new generation on, not across the reset.
+ */
+static void test_reset_cuts_slices(void)
+{
+	struct record_meta meta = {
+		.channel = "c", .nr_cpus = 1, .geom = { 4096, 8 },
+		.events = SCHED_RELAY_ALL_EVENTS, .flags = RECORD_F_ENABLED,
+		.generation = 1,
+	};
+	uint64_t t0 = mono_ns() + 1000000, newest;
+	struct sched_relay_record before[3] = {
+		switch_rec(t0 + 1000, "A", 10, SCHED_RELAY_STATE_SLEEPING, "B", 11),
+		switch_rec(t0 + 2000, "B", 11, SCHED_RELAY_STATE_SLEEPING, "C", 12),
+		wakeup_rec(t0 + 2500, 50),
+	}, after[3] = {
+		wakeup_rec(t0 + 4000, 51),
+		switch_rec(t0 + 5000, "C", 12, SCHED_RELAY_STATE_SLEEPING, "D", 13),
+		switch_rec(t0 + 6000, "D", 13, SCHED_RELAY_STATE_DISK, "swapper/0", 0),
+	};
+	struct subbuf_chunk c1 = { .cpu = 0, .seq = 0, .generation = 1,
+				   .nrec = 3, .offset = 64, .recs = before };
+	struct subbuf_chunk c2 = { .cpu = 0, .seq = 0, .generation = 2,
+				   .nrec = 3, .offset = 64, .recs = after };
+	struct recorder *w = recorder_create(tmp_path("reset.rec"), &meta);
+	struct facts f;
+	int rc;
+
+	if (!check(w != NULL))
+		return;
+	recorder_track_cpu(w, 0, 0, 0, true);
+	recorder_stage(w, &c1);
+	recorder_settle(w, true);
+	recorder_restart(w, 0, 2, 0);
+	recorder_stage(w, &c2);
+	recorder_settle(w, true);
+	newest = after[2].ts;
+	while (mono_ns() <= newest)
+		usleep(100);
+	rc = recorder_finish(w);
+	check_int(rc, ==, 0);
+	recorder_free(w);
+	rc = export_perfetto(tmp_path("reset.rec"), tmp_path("reset.json"));
+	check_int(rc, ==, 0);
+	rc = read_facts(tmp_path("reset.json"), &f);
+	check_int(rc, ==, 0);
+	check_fact(&f, "slice 0 %" PRIu64 " 1000 \"B\" 11 S", t0 + 1000);
+	check_fact(&f, "slice 0 %" PRIu64 " 500 \"C\" 12 -", t0 + 2000);
+	check_fact(&f, "slice 0 %" PRIu64 " 1000 \"C\" 12 S", t0 + 4000);
+	check_fact(&f, "slice 0 %" PRIu64 " 1000 \"D\" 13 D", t0 + 5000);
+	check_uint(count(&f, "slice 0 "), ==, 4);
+	check_uint(count(&f, "instant0 "), >=, 3);	/* 2 wakeups, the reset */
+	if (test_failed())
+		for (size_t i = 0; i < f.n; i++)
+			test_msg("%s", f.line[i]);
+	free_facts(&f);
+}
+
 static int count_entries(void)
 {
 	char cmd[512];
@@ -606,6 +699,8 @@ int main(void)
 	     "kernel's field names; gaps are slices where they happened");
 	TEST(test_bulk_cpus(), "every event is an instant or a text line "
 	     "Perfetto's systrace tokenizer accepts, per CPU and type");
+	TEST(test_reset_cuts_slices(), "a reset cuts the slice running across "
+	     "it, and the next starts after it");
 	TEST(test_stdout(), "'-' writes the same JSON to standard output");
 	TEST(test_bad_input(), "bad input is an error that creates no file "
 	     "and keeps an existing one");

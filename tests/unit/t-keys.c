@@ -125,6 +125,33 @@ static void test_interval_ladder(void)
 	rig_stop(&r);
 }
 
+/* The keys that change the channel, given to a replay source instead of
+ * r's live one: refused, the channel untouched.  r's own source is put
+ * back, whatever happens, for rig_stop(). */
+static void check_replay_keys(struct rig *r)
+{
+	char path[128];
+	struct replay_source rp;
+	struct source live = r->t.src;
+
+	snprintf(path, sizeof(path), "%s/reset", r->fc.dir);
+	check_int(truncate(path, 0), ==, 0);
+	make_recording();
+	if (check_int(replay_source_open(&rp, record_path, &r->t.feed), ==, 0)) {
+		r->t.src = replay_source(&rp);
+		top_key(&r->t, 'r');
+		check(r->t.app.status_error);
+		check(strstr(r->t.app.status, "not while replaying") != NULL);
+		check_str(written(&r->fc, "reset"), "");
+		top_key(&r->t, 'e');
+		check(strstr(r->t.app.status, "events: not while replaying") != NULL);
+		check(controller_prompt(&r->t.app) == NULL);
+	}
+	replay_source_close(&rp);
+	unlink(record_path);
+	r->t.src = live;
+}
+
 static void test_channel_keys(void)
 {
 	struct rig r;
@@ -151,29 +178,7 @@ static void test_channel_keys(void)
 	check_str(written(&r.fc, "overwrite"), "1");
 	/* while replaying, the channel is not touched: the keys go to a
 	 * replay source */
-	{
-		char path[128];
-		struct replay_source rp;
-		struct source live = r.t.src;
-
-		snprintf(path, sizeof(path), "%s/reset", r.fc.dir);
-		check_int(truncate(path, 0), ==, 0);
-		make_recording();
-		if (!check_int(replay_source_open(&rp, record_path, &r.t.feed),
-			       ==, 0))
-			return;
-		r.t.src = replay_source(&rp);
-		top_key(&r.t, 'r');
-		check(r.t.app.status_error);
-		check(strstr(r.t.app.status, "not while replaying") != NULL);
-		check_str(written(&r.fc, "reset"), "");
-		top_key(&r.t, 'e');
-		check(strstr(r.t.app.status, "events: not while replaying") != NULL);
-		check(controller_prompt(&r.t.app) == NULL);
-		replay_source_close(&rp);
-		unlink(record_path);
-		r.t.src = live;
-	}
+	check_replay_keys(&r);
 	rig_stop(&r);
 }
 

@@ -67,16 +67,82 @@ static char *capture(void)
 	return text;
 }
 
-/* Wait up to 5 s for needle on the screen. */
-static bool wait_for(const char *needle)
+/* Wait up to 10 s for holds(screen); what: what was waited for. */
+static bool wait_until(bool (*holds)(const char *screen), const char *what)
 {
-	for (int i = 0; i < 50; i++) {
-		if (strstr(capture(), needle))
+	for (int i = 0; i < 100; i++) {
+		if (holds(capture()))
 			return true;
 		sleep_ms(100);
 	}
-	test_msg("waited for \"%s\"; the screen:\n%s", needle, capture());
+	test_msg("waited for %s; the screen:\n%s", what, capture());
 	return false;
+}
+
+static const char *wanted;
+
+static bool has_wanted(const char *screen)
+{
+	return strstr(screen, wanted) != NULL;
+}
+
+/* Wait for needle on the screen. */
+static bool wait_for(const char *needle)
+{
+	char what[256];
+
+	wanted = needle;
+	snprintf(what, sizeof(what), "\"%s\"", needle);
+	return wait_until(has_wanted, what);
+}
+
+/* The "all" row's events/s, or 0. */
+static double all_rate(const char *screen)
+{
+	const char *all = strstr(screen, "\nall ");
+	double rate = 0;
+
+	if (!all || sscanf(all + 5, "%lf", &rate) != 1)
+		return 0;
+	return rate;
+}
+
+static bool rates_moved(const char *screen)
+{
+	return all_rate(screen) > 0;
+}
+
+/* The longest line's length. */
+static size_t widest(const char *s)
+{
+	size_t longest = 0;
+
+	for (const char *line = s; line && *line; line = strchr(line, '\n')) {
+		size_t len;
+
+		if (*line == '\n')
+			line++;
+		len = strcspn(line, "\n");
+		if (len > longest)
+			longest = len;
+	}
+	return longest;
+}
+
+static bool redrawn_wider(const char *screen)
+{
+	return widest(screen) > 80 && strstr(screen, "CPU EVENTS/s");
+}
+
+/* The recording line counts events: some are in the file. */
+static bool recorded_some(const char *screen)
+{
+	const char *at = strstr(screen, " events, ");
+	unsigned long long n = 0;
+
+	while (at && at > screen && at[-1] >= '0' && at[-1] <= '9')
+		at--;
+	return at && sscanf(at, "%llu", &n) == 1 && n > 0;
 }
 
 static void tmux(const char *fmt, const char *arg)
@@ -130,16 +196,7 @@ static void test_screen(void)
 
 static void test_rates_move(void)
 {
-	char *s, *all;
-	double rate = 0;
-
-	sleep_ms(1000);
-	s = capture();
-	all = strstr(s, "\nall ");
-	if (!check(all != NULL))
-		return;
-	check_int(sscanf(all + 5, "%lf", &rate), ==, 1);
-	check(rate > 0);
+	check(wait_until(rates_moved, "a rate above 0 in the all row"));
 }
 
 static void test_help(void)
@@ -153,23 +210,8 @@ static void test_help(void)
 
 static void test_resize(void)
 {
-	char *s, *line;
-	size_t longest = 0;
-
 	tmux("tmux resize-window -t %s -x 120 -y 30%s", "");
-	sleep_ms(800);
-	s = capture();
-	for (line = s; line && *line; line = strchr(line, '\n')) {
-		size_t len;
-
-		if (*line == '\n')
-			line++;
-		len = strcspn(line, "\n");
-		if (len > longest)
-			longest = len;
-	}
-	check_uint(longest, >, 80);
-	check(strstr(s, "CPU EVENTS/s") != NULL);
+	check(wait_until(redrawn_wider, "the table redrawn wider than 80"));
 }
 
 static void test_quit(void)
@@ -199,7 +241,7 @@ static void test_hangup_while_recording(void)
 	snprintf(args, sizeof(args), "--record %s/r.bin", dir);
 	start_relaytop("", args);
 	check(wait_for("recording"));
-	sleep_ms(500);
+	check(wait_until(recorded_some, "events in the recording"));
 	tmux("tmux kill-session -t %s%s", "");	/* SIGHUP */
 	snprintf(cmd, sizeof(cmd), "%s --dump %s/r.bin >/dev/null 2>&1",
 		 relaytop, dir);

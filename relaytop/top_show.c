@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* top_show.c - what a running mode shows, and drawing it (see top_show.h). */
+#include "top_show.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "batch.h"
+#include "controller.h"
+#include "ui.h"
+#include "util.h"
+
+static void live_view(const struct top *t, struct view *v)
+{
+	struct source_state st;
+
+	t->src.ops->state(t->src.self, &st);
+	memset(v, 0, sizeof(*v));
+	v->source = st.name;
+	v->replay = st.recorded;
+	v->have_cfg = st.have_cfg;
+	v->cfg = st.cfg;
+	v->channel_ok = st.channel_ok;
+	v->st = &t->tally.st;
+	v->model = t->tally.follow_tasks ? &t->tally.model : NULL;
+	v->elapsed = (double)(t->tally.st.tick_ns - t->tally.st.start_ns) / 1e9;
+	v->interval = t->app.interval;
+	v->sort = t->app.sort;
+	v->paused = t->app.paused;
+	v->show_help = t->app.show_help;
+	v->ended = st.ended;
+	v->status = t->app.status;
+	v->status_error = t->app.status_error;
+	v->prompt = controller_prompt(&t->app);
+	if (t->rec) {
+		v->record_path = t->rec->path;
+		v->record_bytes = t->rec->file_bytes + t->rec->len;
+		v->record_events = t->rec->records;
+	}
+}
+
+/* The figures of this moment, for a paused live screen. */
+static void freeze(struct top *t)
+{
+	if (!t->app.paused || t->recorded)
+		return;
+	live_view(t, &t->frozen);
+	stats_copy(&t->frozen_st, &t->tally.st);
+	t->frozen.st = &t->frozen_st;
+}
+
+void top_set_paused(struct top *t, bool paused)
+{
+	t->app.paused = paused;
+	freeze(t);
+}
+
+/*
+ * Paused, a live screen shows the figures of the moment it was paused, so
+ * that it stands still (and a repaint restores it exactly); what the keys
+ * change (help, sort, interval, the status line) still shows.
+ */
+void top_view(const struct top *t, struct view *v)
+{
+	if (!t->app.paused || t->recorded) {
+		live_view(t, v);
+		return;
+	}
+	*v = t->frozen;
+	v->interval = t->app.interval;
+	v->sort = t->app.sort;
+	v->paused = true;
+	v->show_help = t->app.show_help;
+	v->status = t->app.status;
+	v->status_error = t->app.status_error;
+	v->prompt = controller_prompt(&t->app);
+}
+
+void top_render(struct top *t)
+{
+	struct view v;
+	sigset_t saved;
+
+	top_view(t, &v);
+	/* the terminal or the pipe may not take it (^S, | less): a stop
+	 * signal must still get through */
+	saved = loop_signals_in();
+	if (t->app.out == OUT_CURSES && ui_active()) {
+		ui_draw(&v);
+	} else if (t->app.out == OUT_BATCH && !t->output_failed &&
+		   batch_print(stdout, &v)) {
+		int err = errno ? errno : EIO;
+
+		t->output_failed = true;
+		t->app.quit = true;
+		/* a stop signal cut the write short: that is a stop */
+		if (err != EINTR || !loop_signalled()) {
+			/* nobody reads us any more (| head -1: EPIPE), or
+			 * the disk is full: stop, rather than run on
+			 * writing nothing */
+			t->app.exit_status = 1;
+			warn("standard output: %s", strerror(err));
+		}
+	}
+	loop_signals_out(&saved);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * top_state.h - the parts of a running live or replay mode: the
+ * application's state, the tally behind the views, the feed, the source
+ * (the channel or a recording), the recorder, the loop and the copy a
+ * paused screen shows.  top.c puts them together; top_show.c,
+ * top_step.c and top_serve.c work on them.
+ */
+#ifndef RELAYTOP_TOP_STATE_H
+#define RELAYTOP_TOP_STATE_H
+
+#include <stdbool.h>
+
+#include "app.h"
+#include "feed.h"
+#include "live_source.h"
+#include "loop.h"
+#include "record_sink.h"
+#include "record_writer.h"
+#include "replay_source.h"
+#include "source.h"
+#include "tally.h"
+#include "view.h"
+
+struct top {
+	struct app app;
+	struct tally tally;
+	struct feed feed;
+	bool recorded;			/* replaying a recording */
+	struct live_source live;	/* !recorded */
+	struct replay_source rp;	/* recorded */
+	struct source src;		/* one of them */
+	struct recorder *rec;		/* --record, or NULL */
+	struct record_sink rsink;
+	bool rec_failed;		/* a write of it failed: stopped */
+	struct loop loop;
+	struct view frozen;		/* live and paused: what is shown */
+	struct stats frozen_st;		/* the statistics frozen.st shows */
+	bool output_failed;		/* writing the batch output failed */
+};
+
+#endif /* RELAYTOP_TOP_STATE_H */
