@@ -19,8 +19,8 @@
 static void print_row(FILE *out, const char *name, const struct cpu_stats *c)
 {
 	fprintf(out, "%-4s %10.0f %12.0f %10" PRIu64 " %9.0f %8" PRIu64
-		" %5.0f", name, c->events_rate, c->bytes_rate, c->dropped,
-		c->dropped_rate, c->lost, c->fill * 100);
+		" %5.0f", name, c->events_rate, c->bytes_rate, c->shown_dropped,
+		c->dropped_rate, c->shown_lost, c->fill * 100);
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++)
 		fprintf(out, " %*" PRIu64, t == SCHED_RELAY_WAKEUP_NEW ? 10 : 7,
 			c->mix[t]);

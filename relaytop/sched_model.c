@@ -125,6 +125,51 @@ static void task_from(struct sched_task *t, const char *comm, int32_t pid,
 	t->prio = fields_prio(prio);
 }
 
+/* ---- counts --------------------------------------------------------- */
+
+/* Whether what t did on cpu counts (the filter). */
+static bool counts(const struct sched_model *m, const struct sched_task *t,
+		   unsigned int cpu)
+{
+	return filter_task(m->filter, t->pid, t->tgid, t->comm) &&
+	       filter_cpu(m->filter, cpu);
+}
+
+/* The interval's and the since-start counts of t, as one: add to both. */
+#define COUNT(ts, field, n) do {			\
+	(ts)->iv.field += (n);				\
+	(ts)->all.field += (n);				\
+} while (0)
+
+static void count_latency(struct sched_model *m, struct sched_task_stats *t,
+			  unsigned int cpu, uint64_t lat)
+{
+	struct sched_cpu *c = &m->cpu[cpu];
+
+	if (!counts(m, &t->task, cpu))
+		return;
+	COUNT(t, latencies, 1);
+	COUNT(t, latency_sum_ns, lat);
+	if (lat > t->iv.latency_max_ns)
+		t->iv.latency_max_ns = lat;
+	if (lat > t->all.latency_max_ns)
+		t->all.latency_max_ns = lat;
+	sched_hist_add(&c->lat_iv, lat);
+	sched_hist_add(&c->lat_all, lat);
+}
+
+/* t ran on cpu from from to to: the part not counted yet counts. */
+static void charge(struct sched_model *m, struct sched_task_stats *t,
+		   unsigned int cpu, uint64_t from, uint64_t to)
+{
+	uint64_t charged = m->cpu[cpu].charged;
+
+	if (charged > from)
+		from = charged;
+	if (to > from && counts(m, &t->task, cpu))
+		COUNT(t, runtime_ns, to - from);
+}
+
 /* ---- runs ----------------------------------------------------------- */
 
 static void end_run(struct sched_model *m, unsigned int cpu,
@@ -141,6 +186,7 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 
 		ts->runtime_ns += run.to - run.from;
 		ts->runs++;
+		charge(m, ts, cpu, run.from, run.to);
 	}
 	if (m->on_run)
 		m->on_run(m->ctx, &run);
@@ -153,8 +199,15 @@ static void miss_wakeups(struct sched_model *m, unsigned int cpu, bool all)
 		struct sched_task_stats *t = &m->tasks[i];
 
 		if (m->used[i] && t->waiting && (all || t->woken_cpu == cpu)) {
+			unsigned int to = t->woken_cpu;
+
 			t->waiting = false;
 			m->wakeups_missed++;
+			if (to < m->ncpus && counts(m, &t->task, to)) {
+				COUNT(t, missed, 1);
+				m->cpu[to].lat_iv.missed++;
+				m->cpu[to].lat_all.missed++;
+			}
 		}
 	}
 }
@@ -168,6 +221,8 @@ static void lose_track(struct sched_model *m, unsigned int cpu)
 		end_run(m, cpu, &c->cur, c->since, c->last_ts, NULL);
 	c->on = SCHED_ON_UNKNOWN;
 	c->known = false;
+	/* the next run known here starts after whatever was counted */
+	c->charged = 0;
 }
 
 void sched_model_gap(struct sched_model *m, unsigned int cpu)
@@ -227,6 +282,20 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 	struct sched_task next;
 	struct sched_task_stats *t;
 
+	if (r->pid != 0) {
+		struct sched_task prev;
+		struct sched_task_stats *p;
+
+		task_from(&prev, r->comm, r->pid, r->tgid, r->prio);
+		p = task_of(m, &prev);
+		if (counts(m, &prev, cpu)) {
+			if (r->state == SCHED_RELAY_STATE_RUNNING ||
+			    r->state == SCHED_RELAY_STATE_PREEMPTED)
+				COUNT(p, involuntary, 1);
+			else
+				COUNT(p, voluntary, 1);
+		}
+	}
 	if (c->on == SCHED_ON_TASK) {
 		end_run(m, cpu, &c->cur, c->since, ts, state);
 	} else if (c->on == SCHED_ON_UNKNOWN && r->pid != 0 &&
@@ -247,6 +316,10 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 	}
 	c->on = SCHED_ON_TASK;
 	t = task_of(m, &next);
+	t->have_cpu = true;
+	t->last_cpu = cpu;
+	if (counts(m, &next, cpu))
+		COUNT(t, switches, 1);
 	if (t->waiting && ts >= t->woken_at) {
 		uint64_t lat = ts - t->woken_at;
 
@@ -257,19 +330,23 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 			t->latency_max_ns = lat;
 		ev->latency = true;
 		ev->latency_ns = lat;
+		count_latency(m, t, cpu, lat);
 	}
 }
 
-static void on_wakeup(struct sched_model *m, const struct sched_relay_record *r,
-		      uint64_t ts)
+static void on_wakeup(struct sched_model *m, unsigned int cpu,
+		      const struct sched_relay_record *r, uint64_t ts)
 {
 	struct sched_task woken;
 	struct sched_task_stats *t;
 
 	task_from(&woken, r->comm, r->pid, r->tgid, r->prio);
 	t = task_of(m, &woken);
-	if (r->type != SCHED_RELAY_WAKING)
+	if (r->type != SCHED_RELAY_WAKING) {
 		t->wakeups++;
+		if (counts(m, &woken, cpu))
+			COUNT(t, wakeups, 1);
+	}
 	/* its switch-in could not be seen */
 	if (!switches_recorded(m))
 		return;
@@ -280,14 +357,19 @@ static void on_wakeup(struct sched_model *m, const struct sched_relay_record *r,
 	t->woken_cpu = r->target_cpu;	/* the latest word on where */
 }
 
-static void on_task_event(struct sched_model *m,
+static void on_task_event(struct sched_model *m, unsigned int cpu,
 			  const struct sched_relay_record *r)
 {
 	struct sched_task_stats *t;
 
 	if (r->type == SCHED_RELAY_MIGRATE) {
-		t = find_task(m, r->pid);
-		if (t && t->waiting)
+		struct sched_task moved;
+
+		task_from(&moved, r->comm, r->pid, r->tgid, r->prio);
+		t = task_of(m, &moved);
+		if (counts(m, &moved, cpu))
+			COUNT(t, migrations, 1);
+		if (t->waiting)
 			t->woken_cpu = r->target_cpu;
 	} else if (r->type == SCHED_RELAY_EXIT) {
 		t = find_task(m, r->pid);
@@ -345,10 +427,10 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	case SCHED_RELAY_WAKEUP:
 	case SCHED_RELAY_WAKEUP_NEW:
 	case SCHED_RELAY_WAKING:
-		on_wakeup(m, r, ts);
+		on_wakeup(m, cpu, r, ts);
 		break;
 	default:
-		on_task_event(m, r);
+		on_task_event(m, cpu, r);
 		break;
 	}
 }
@@ -362,4 +444,49 @@ bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 		return false;
 	*t = c->cur;
 	return true;
+}
+
+/* ---- intervals ------------------------------------------------------ */
+
+void sched_model_start(struct sched_model *m, uint64_t now)
+{
+	m->iv_start = now;
+}
+
+void sched_model_interval(struct sched_model *m, uint64_t now)
+{
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
+		struct sched_cpu *c = &m->cpu[cpu];
+
+		if (c->on == SCHED_ON_TASK && now > c->since) {
+			charge(m, task_of(m, &c->cur), cpu, c->since, now);
+			c->charged = now;
+		}
+		c->lat_last = c->lat_iv;
+		memset(&c->lat_iv, 0, sizeof(c->lat_iv));
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->used[i])
+			continue;
+		m->tasks[i].last = m->tasks[i].iv;
+		memset(&m->tasks[i].iv, 0, sizeof(m->tasks[i].iv));
+	}
+	m->last_ns = now > m->iv_start ? now - m->iv_start : 0;
+	m->iv_start = now;
+	m->intervals++;
+}
+
+void sched_model_zero(struct sched_model *m)
+{
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
+		memset(&m->cpu[cpu].lat_all, 0, sizeof(m->cpu[cpu].lat_all));
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i])
+			memset(&m->tasks[i].all, 0, sizeof(m->tasks[i].all));
+}
+
+const struct sched_task_stats *sched_model_slot(const struct sched_model *m,
+						size_t i)
+{
+	return i < m->cap && m->used[i] ? &m->tasks[i] : NULL;
 }

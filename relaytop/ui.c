@@ -280,12 +280,12 @@ static void draw_row(int y, const char *name, const struct cpu_stats *c,
 
 	fmt_count(ev, sizeof(ev), c->events_rate, false);
 	fmt_count(by, sizeof(by), c->bytes_rate, true);
-	fmt_count(dr, sizeof(dr), (double)c->dropped, false);
+	fmt_count(dr, sizeof(dr), (double)c->shown_dropped, false);
 	fmt_count(drs, sizeof(drs), c->dropped_rate + c->lost_rate, false);
-	fmt_count(lo, sizeof(lo), (double)c->lost, false);
+	fmt_count(lo, sizeof(lo), (double)c->shown_lost, false);
 	if (c->dropped_rate > 0 || c->lost_rate > 0)
 		drop_attr = A_BOLD | pair(PAIR_BAD);
-	else if (c->dropped || c->lost)
+	else if (c->shown_dropped || c->shown_lost)
 		drop_attr = pair(PAIR_WARN);
 	if (fill >= 75)
 		fill_attr = A_BOLD | pair(PAIR_BAD);
