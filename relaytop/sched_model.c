@@ -459,7 +459,11 @@ void sched_model_interval(struct sched_model *m, uint64_t now)
 		struct sched_cpu *c = &m->cpu[cpu];
 
 		if (c->on == SCHED_ON_TASK && now > c->since) {
-			charge(m, task_of(m, &c->cur), cpu, c->since, now);
+			/* nothing of it before this interval counts here */
+			uint64_t from = c->since > m->iv_start ? c->since :
+					m->iv_start;
+
+			charge(m, task_of(m, &c->cur), cpu, from, now);
 			c->charged = now;
 		}
 		c->lat_last = c->lat_iv;

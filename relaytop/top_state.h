@@ -37,6 +37,8 @@ struct top {
 	struct view frozen;		/* live and paused: what is shown */
 	struct stats frozen_st;		/* the statistics frozen.st shows */
 	bool output_failed;		/* writing the batch output failed */
+	unsigned long status_printed;	/* app.status_seq the batch printed */
+	char filter_text[256];		/* the filter as the command line */
 };
 
 #endif /* RELAYTOP_TOP_STATE_H */

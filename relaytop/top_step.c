@@ -60,8 +60,11 @@ void top_tick(struct top *t)
 
 unsigned int top_key(struct top *t, int key)
 {
-	unsigned int react = controller_key(&t->app, &t->src, key);
+	unsigned int react = controller_key(&t->app, &t->src, key,
+					    t->tally.st.ncpus);
 
+	if (react & REACT_ZERO)
+		tally_zero(&t->tally);
 	if (react & REACT_PAUSE)
 		top_set_paused(t, t->app.paused);
 	if (react & REACT_INTERVAL) {
