@@ -288,6 +288,14 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 
 		task_from(&prev, r->comm, r->pid, r->tgid, r->prio);
 		p = task_of(m, &prev);
+		/* woken while it still ran (it had not gone to sleep yet):
+		 * it never waited, and its next switch-in is not this
+		 * wakeup's */
+		if (p->waiting && ts >= p->woken_at) {
+			p->waiting = false;
+			if (counts(m, &prev, cpu))
+				COUNT(p, no_wait, 1);
+		}
 		if (counts(m, &prev, cpu)) {
 			if (r->state == SCHED_RELAY_STATE_RUNNING ||
 			    r->state == SCHED_RELAY_STATE_PREEMPTED)

@@ -82,6 +82,8 @@ struct sched_counts {
 	uint64_t latency_sum_ns;
 	uint64_t latency_max_ns;
 	uint64_t missed;	/* wakeups whose switch-in fell in a gap */
+	uint64_t no_wait;	/* wakeups of a task still on a CPU: it was
+				 * switched out later, never in (no latency) */
 };
 
 /* What the model knows of one task (by pid). */

@@ -16,12 +16,12 @@ void sched_text_tasks(FILE *out, const struct sched_model *m,
 	struct task_row *rows = task_table(m, o, &n);
 	bool rates = secs > 0;
 
-	fprintf(out, "%-8s %7s %10s %10s %10s %5s %6s %4s %12s %12s %7s %s\n",
+	fprintf(out, "%-8s %7s %10s %10s %10s %5s %6s %4s %12s %12s %7s %7s %s\n",
 		o->group ? "tgid" : "pid", "threads",
 		rates ? "switches/s" : "switches", rates ? "wakeups/s" : "wakeups",
 		rates ? "migr/s" : "migrations", "inv%",
 		rates ? "cpu%" : "run_ms", "last",
-		"lat_avg_ns", "lat_max_ns", "missed", "comm");
+		"lat_avg_ns", "lat_max_ns", "missed", "no_wait", "comm");
 	for (size_t i = 0; i < n && (!max || i < max); i++) {
 		const struct task_row *r = &rows[i];
 		double d = rates ? secs : 1;
@@ -39,9 +39,10 @@ void sched_text_tasks(FILE *out, const struct sched_model *m,
 			fprintf(out, "%4u ", r->last_cpu);
 		else
 			fprintf(out, "%4s ", "-");
-		fprintf(out, "%12" PRIu64 " %12" PRIu64 " %7" PRIu64 " %s\n",
-			r->c.latencies ? r->c.latency_sum_ns / r->c.latencies : 0,
-			r->c.latency_max_ns, r->c.missed, r->comm);
+		fprintf(out, "%12" PRIu64 " %12" PRIu64 " %7" PRIu64 " %7"
+			PRIu64 " %s\n", r->c.latencies ?
+			r->c.latency_sum_ns / r->c.latencies : 0,
+			r->c.latency_max_ns, r->c.missed, r->c.no_wait, r->comm);
 	}
 	free(rows);
 }

@@ -53,13 +53,14 @@ static void add_counts(struct sched_counts *a, const struct sched_counts *b)
 	if (b->latency_max_ns > a->latency_max_ns)
 		a->latency_max_ns = b->latency_max_ns;
 	a->missed += b->missed;
+	a->no_wait += b->no_wait;
 }
 
 static bool empty(const struct sched_counts *c)
 {
 	return !c->switches && !c->involuntary && !c->voluntary &&
 	       !c->wakeups && !c->migrations && !c->runtime_ns &&
-	       !c->latencies && !c->missed;
+	       !c->latencies && !c->missed && !c->no_wait;
 }
 
 static double value(const struct task_row *r, enum task_col col)

@@ -11,7 +11,9 @@
  *   each interval's end (a run across two intervals is split between
  *   them), wakeup-to-switch-in latency per task and per CPU, and a
  *   wakeup whose switch-in fell in a gap counted as missed where it was
- *   to run; the interval's counts become the last interval's and the
+ *   to run, and a wakeup of a task still on a CPU (switched out later,
+ *   never in) as no wait, not paired with its next switch-in; the
+ *   interval's counts become the last interval's and the
  *   since-start counts go on until zeroed; -C and -p filters count only
  *   their CPUs' records and their processes;
  * - the tasks table groups threads by tgid and sorts by every column,
@@ -229,6 +231,27 @@ static void test_counts(void)
 	check_uint(sched_model_task(&m, 40)->all.wakeups, ==, 0);
 	check_uint(m.cpu[1].lat_all.count, ==, 1);
 	check_uint(m.cpu[1].lat_all.missed, ==, 0);	/* D's: not B */
+	sched_model_free(&m);
+
+	/* woken while still running: no wait, and the next switch-in
+	 * (after a real sleep and wakeup) pairs with the later wakeup */
+	{
+		struct sched_relay_record rs[] = {
+			sw(1000, 0, 0, 10),
+			ev(1500, SCHED_RELAY_WAKING, 10, 0),
+			sw(2000, 10, SCHED_RELAY_STATE_SLEEPING, 0),
+			ev(5000, SCHED_RELAY_WAKING, 10, 0),
+			sw(5300, 0, 0, 10),
+		};
+
+		sched_model_init(&m, 1);
+		for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
+			sched_model_record(&m, 0, &rs[i], NULL);
+		a = sched_model_task(&m, 10);
+		check_uint(a->all.no_wait, ==, 1);
+		check_uint(a->all.latencies, ==, 1);
+		check_uint(a->all.latency_max_ns, ==, 300);
+	}
 out:
 	sched_model_free(&m);
 }
