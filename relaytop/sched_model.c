@@ -380,9 +380,14 @@ static void on_task_event(struct sched_model *m, unsigned int cpu,
 		if (t->waiting)
 			t->woken_cpu = r->target_cpu;
 	} else if (r->type == SCHED_RELAY_EXIT) {
+		/* it runs: a wakeup it has not been switched in for found
+		 * it still on the CPU */
 		t = find_task(m, r->pid);
-		if (t)
+		if (t && t->waiting) {
 			t->waiting = false;
+			if (counts(m, &t->task, cpu))
+				COUNT(t, no_wait, 1);
+		}
 	}
 }
 
