@@ -119,7 +119,11 @@ static struct sched_task_stats *task_of(struct sched_model *m,
 static void task_from(struct sched_task *t, const char *comm, int32_t pid,
 		      int32_t tgid, uint8_t prio)
 {
-	snprintf(t->comm, sizeof(t->comm), "%.16s", comm);
+	/* (not snprintf: this is done for most records) */
+	size_t n = strnlen(comm, SCHED_RELAY_COMM_LEN);
+
+	memcpy(t->comm, comm, n);
+	t->comm[n] = '\0';
 	t->pid = pid;
 	t->tgid = tgid;
 	t->prio = fields_prio(prio);
