@@ -36,6 +36,35 @@ void sched_model_free(struct sched_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void sched_model_copy(struct sched_model *dst, const struct sched_model *src)
+{
+	struct sched_cpu *cpu = dst->cpu;
+	struct sched_task_stats *tasks = dst->tasks;
+	bool *used = dst->used;
+
+	/* reuse dst's arrays when they are the size needed */
+	if (dst->ncpus != src->ncpus) {
+		free(cpu);
+		cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(*cpu));
+	}
+	if (dst->cap != src->cap) {
+		free(tasks);
+		free(used);
+		tasks = src->cap ? xcalloc(src->cap, sizeof(*tasks)) : NULL;
+		used = src->cap ? xcalloc(src->cap, sizeof(*used)) : NULL;
+	}
+	*dst = *src;
+	dst->cpu = cpu;
+	dst->tasks = tasks;
+	dst->used = used;
+	dst->on_run = NULL;
+	memcpy(cpu, src->cpu, src->ncpus * sizeof(*cpu));
+	if (src->cap) {
+		memcpy(tasks, src->tasks, src->cap * sizeof(*tasks));
+		memcpy(used, src->used, src->cap * sizeof(*used));
+	}
+}
+
 static struct sched_cpu *cpu_of(struct sched_model *m, unsigned int cpu)
 {
 	m->cpu = xgrow(m->cpu, &m->ncpus, cpu, sizeof(*m->cpu));

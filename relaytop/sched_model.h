@@ -172,6 +172,10 @@ void sched_model_zero(struct sched_model *m);
 const struct sched_task_stats *sched_model_slot(const struct sched_model *m,
 						size_t i);
 
+/* Make dst (initialised or zeroed) an independent copy of src, for a
+ * screen that stands still (runs are not reported from the copy). */
+void sched_model_copy(struct sched_model *dst, const struct sched_model *src);
+
 /* The CPU's state (NULL for a CPU the model never saw). */
 const struct sched_cpu *sched_model_cpu(const struct sched_model *m,
 					unsigned int cpu);

@@ -148,6 +148,8 @@ void top_free(struct top *t)
 	t->rec = NULL;
 	tally_free(&t->tally);
 	stats_free(&t->frozen_st);
+	sched_model_free(&t->frozen_now);
+	sched_model_free(&t->frozen_fig);
 }
 
 static enum output_mode output_mode(const struct options *opt)

@@ -63,6 +63,12 @@ static void freeze(struct top *t)
 	live_view(t, &t->frozen);
 	stats_copy(&t->frozen_st, &t->tally.st);
 	t->frozen.st = &t->frozen_st;
+	if (t->tally.follow_tasks) {
+		sched_model_copy(&t->frozen_now, &t->tally.model);
+		sched_model_copy(&t->frozen_fig, &t->tally.merged);
+		t->frozen.model = &t->frozen_now;
+		t->frozen.figures = &t->frozen_fig;
+	}
 }
 
 void top_set_paused(struct top *t, bool paused)

@@ -29,7 +29,7 @@ struct view {
 	bool channel_ok;		/* buffers mapped (live) */
 	const struct stats *st;
 	/* who runs on each CPU (sched_model_current()), or NULL when not
-	 * followed; live even while the figures are paused */
+	 * followed; a copy, as the figures, while a live screen is paused */
 	const struct sched_model *model;
 	/* the figures (tasks, latency): every CPU's records in time order,
 	 * one interval behind; NULL when not followed */
