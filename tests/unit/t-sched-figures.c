@@ -531,6 +531,26 @@ static void test_live_report(void)
 		close(saved);
 		close(null);
 	}
+	/* --report -p 500: only that task's row, its latencies only */
+	{
+		struct filter f;
+		char msg[64], *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		memset(&f, 0, sizeof(f));
+		check_int(filter_parse_pids(&f, "500", msg, sizeof(msg)), ==, 0);
+		check_int(report_recording(path, &f, out), ==, 0);
+		fclose(out);
+		check(strstr(buf, "# relaytop --report ") == buf);
+		check(strstr(buf, " -p 500\n") != NULL);
+		check(strstr(buf, "\n500 ") != NULL);
+		check(strstr(buf, "\n501 ") == NULL);
+		check(strstr(buf, "\nall           2        0 ") != NULL);
+		if (test_failed())
+			test_msg("report -p 500:\n%s", buf);
+		free(buf);
+	}
 	free(rep_lat);
 	free(rep);
 	unlink(path);
