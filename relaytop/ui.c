@@ -296,7 +296,7 @@ static void draw_row(int y, const char *name, const struct cpu_stats *c,
 }
 
 #define RUN_X (49 + MIX_WIDTH + 1)	/* the RUNNING column */
-#define RUN_WIDTH 16
+#define RUN_WIDTH 13
 
 /* Who runs on cpu now, as the model says. */
 static void draw_running(int y, const struct view *v, unsigned int cpu)
@@ -329,7 +329,7 @@ static unsigned int draw_table(const struct view *v, int top, int bottom)
 	first = paint_first_row(v->scroll, n, (unsigned int)room);
 	snprintf(bar, sizeof(bar), "CPU %8s %8s %7s %6s %6s %4s %-*s %s",
 		 "EVENTS/s", "BYTES/s", "DROPPED", "DROP/s", "LOST", "FILL",
-		 MIX_WIDTH, "MIX", v->model ? "RUNNING         HISTORY" :
+		 MIX_WIDTH, "MIX", v->model ? "RUNNING      HISTORY" :
 		 "HISTORY");
 	paint_bar(top, bar);
 	attron(A_REVERSE | paint_pair(PAIR_HEADER));
@@ -364,7 +364,8 @@ static unsigned int draw_help(unsigned int scroll, int top, int bottom)
 		"  DROP/s   dropped and lost per second, in red while it happens",
 		"  LOST     events overwritten before relaytop read them",
 		"  FILL     how far relaytop was behind, at worst, in the interval",
-		"  MIX      the event types' shares (letters below)",
+		"  MIX      the event types' shares: S switch, W wakeup, N wakeup_new,",
+		"           M migrate, F fork, X exit, K waking",
 		"  RUNNING  the task on the CPU now (idle; ?: not known since a gap)",
 		"Tasks view (t): the last interval, one behind; c: one CPU",
 		"  SW/s     switched in per second     WAKE/s  woken per second",
@@ -397,13 +398,21 @@ static unsigned int draw_help(unsigned int scroll, int top, int bottom)
 	lines[total++][0] = '\0';
 	snprintf(lines[total++], sizeof(lines[0]),
 		 "h, ?, F1 or Esc returns; arrows scroll");
+	if (total > room && room > 1)
+		room--;		/* for the line that says there is more */
 	first = paint_first_row(scroll, total, room);
-	for (unsigned int row = first; row < total && y < bottom; row++) {
+	for (unsigned int row = first; row < first + room && row < total; row++) {
 		if (bold[row])
 			attron(A_BOLD);
 		paint_put(y++, 2, "%s", lines[row]);
 		if (bold[row])
 			attroff(A_BOLD);
+	}
+	if (first + room < total && room) {
+		attron(A_REVERSE);
+		paint_put(bottom - 1, 2, " %u more lines: Down or PgDn ",
+			  total - first - room);
+		attroff(A_REVERSE);
 	}
 	return first;
 }
