@@ -24,6 +24,8 @@
  *   recording (latency per CPU with percentiles and missed, and the
  *   tasks' counts), and a replay of the recording says the same; fed
  *   unmerged, the figures would differ;
+ * - --report -p shows only that process; a file that is not a recording
+ *   is an error (status 1) and prints no report;
  * - filters parse as perf's and refuse bad lists without changing.
  */
 #include <fcntl.h>
@@ -549,6 +551,18 @@ static void test_live_report(void)
 		check(strstr(buf, "\nall           2        0 ") != NULL);
 		if (test_failed())
 			test_msg("report -p 500:\n%s", buf);
+		free(buf);
+	}
+	/* a file that is not a recording: an error, status 1, no report */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+		int rc = report_recording("/nonexistent/r.bin", NULL, out);
+
+		fclose(out);
+		check_int(rc, ==, 1);
+		check_uint(len, ==, 0);
 		free(buf);
 	}
 	free(rep_lat);
