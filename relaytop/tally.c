@@ -38,6 +38,11 @@ void tally_init(struct tally *t, unsigned int ncpus, uint64_t start_ns,
 	time_merge_init(&t->merge, &ops);
 }
 
+void tally_figures(struct tally *t, bool on)
+{
+	t->figures = on && t->follow_tasks;
+}
+
 void tally_filter(struct tally *t, const struct filter *f)
 {
 	t->model.filter = f;
@@ -79,7 +84,8 @@ static void settle(void *ctx, const struct subbuf_chunk *c, bool intact)
 		return;
 	for (uint32_t i = 0; i < c->nrec; i++)
 		sched_model_record(&t->model, c->cpu, &t->staged[i], NULL);
-	time_merge_records(&t->merge, c->cpu, t->staged, c->nrec);
+	if (t->figures)
+		time_merge_records(&t->merge, c->cpu, t->staged, c->nrec);
 }
 
 static void gap(struct tally *t, unsigned int cpu)
@@ -87,7 +93,8 @@ static void gap(struct tally *t, unsigned int cpu)
 	if (!t->follow_tasks)
 		return;
 	sched_model_gap(&t->model, cpu);
-	time_merge_gap(&t->merge, cpu);
+	if (t->figures)
+		time_merge_gap(&t->merge, cpu);
 }
 
 static void event(void *ctx, const struct feed_event *e)
@@ -146,7 +153,7 @@ struct feed_sink tally_sink(struct tally *t)
 void tally_tick(struct tally *t, uint64_t now, uint64_t watermark)
 {
 	stats_tick(&t->st, now);
-	if (!t->follow_tasks)
+	if (!t->figures)
 		return;
 	time_merge_flush(&t->merge, watermark);
 	if (watermark > t->merged.iv_start)

@@ -21,7 +21,8 @@
 
 struct tally {
 	struct stats st;
-	bool follow_tasks;		/* feed the models */
+	bool follow_tasks;		/* feed the model of who runs */
+	bool figures;			/* and the figures' (tally_figures()) */
 	/* who runs now: each record as it is read (a CPU's own records
 	 * are in order, which is all that needs) */
 	struct sched_model model;
@@ -41,6 +42,9 @@ struct tally {
  */
 void tally_init(struct tally *t, unsigned int ncpus, uint64_t start_ns,
 		bool follow_tasks);
+/* Also keep the figures (the tasks and latency views): every record
+ * read is held until the next tick, to be merged in time. */
+void tally_figures(struct tally *t, bool on);
 /* Count only what f lets through (f must outlive t; NULL: all). */
 void tally_filter(struct tally *t, const struct filter *f);
 void tally_free(struct tally *t);

@@ -33,7 +33,10 @@ static void sinks(struct top *t)
 	const struct filter *f = &t->app.opt->filter;
 	struct feed_sink s;
 
-	/* the figures count what the filter lets through */
+	/* the figures, for a screen (t and l may ask for them) or the
+	 * batch tables; they count what the filter lets through */
+	tally_figures(&t->tally, t->app.out == OUT_CURSES ||
+		      t->app.opt->tasks || t->app.opt->latency);
 	if (filter_any(f))
 		tally_filter(&t->tally, f);
 	filter_format(f, t->filter_text, sizeof(t->filter_text));

@@ -41,7 +41,7 @@ static void live_view(const struct top *t, struct view *v)
 	v->channel_ok = st.channel_ok;
 	v->st = &t->tally.st;
 	v->model = t->tally.follow_tasks ? &t->tally.model : NULL;
-	v->figures = t->tally.follow_tasks ? &t->tally.merged : NULL;
+	v->figures = t->tally.figures ? &t->tally.merged : NULL;
 	v->batch_tasks = t->app.opt->tasks;
 	v->batch_latency = t->app.opt->latency;
 	v->filter = t->filter_text;
@@ -65,8 +65,10 @@ static void freeze(struct top *t)
 	t->frozen.st = &t->frozen_st;
 	if (t->tally.follow_tasks) {
 		sched_model_copy(&t->frozen_now, &t->tally.model);
-		sched_model_copy(&t->frozen_fig, &t->tally.merged);
 		t->frozen.model = &t->frozen_now;
+	}
+	if (t->tally.figures) {
+		sched_model_copy(&t->frozen_fig, &t->tally.merged);
 		t->frozen.figures = &t->frozen_fig;
 	}
 }
@@ -133,7 +135,7 @@ void top_render_final(struct top *t)
 {
 	if (t->app.out != OUT_BATCH || t->output_failed ||
 	    !(t->app.opt->tasks || t->app.opt->latency) ||
-	    !t->tally.follow_tasks)
+	    !t->tally.figures)
 		return;
 	tally_flush(&t->tally);
 	render(t, true);

@@ -451,6 +451,7 @@ static void test_live_report(void)
 	opt.channel = fc.dir;
 	opt.interval = 1;
 	opt.record = path;
+	opt.latency = true;		/* -b --latency: the figures are kept */
 	top_start(&t, &opt, OUT_BATCH);
 	t.live.give_back = fake_channel_give_back;
 	fake_channel_set_current(&fc);
@@ -515,6 +516,7 @@ static void test_live_report(void)
 		memset(&opt, 0, sizeof(opt));
 		opt.replay = path;
 		opt.interval = 0.5;
+		opt.latency = true;
 		fflush(stdout);
 		dup2(null, STDOUT_FILENO);
 		if (check_int(top_start_replay(&r, &opt, OUT_BATCH), ==, 0)) {

@@ -359,6 +359,7 @@ static void test_pause_freezes_view(void)
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
 	r.t.tally.follow_tasks = true;	/* as with a screen */
+	tally_figures(&r.t.tally, true);
 	fake_relay_events(&r.fc.relay[0], 100);
 	top_drain(&r.t);
 	top_tick(&r.t);
