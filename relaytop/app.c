@@ -12,6 +12,10 @@ void app_init(struct app *a, const struct options *opt, enum output_mode out)
 	a->opt = opt;
 	a->out = out;
 	a->interval = opt->interval;
+	a->mode = opt->latency ? VIEW_LATENCY : opt->tasks ? VIEW_TASKS :
+		  VIEW_CPUS;
+	a->tasks = (struct task_table_opts) { .cpu = -1,
+					      .sort = TCOL_CPU };
 }
 
 void app_status(struct app *a, bool error, const char *fmt, ...)
@@ -22,6 +26,7 @@ void app_status(struct app *a, bool error, const char *fmt, ...)
 	vsnprintf(a->status, sizeof(a->status), fmt, ap);
 	va_end(ap);
 	a->status_error = error;
+	a->status_seq++;
 }
 
 static void event(void *ctx, const struct feed_event *e)

@@ -13,6 +13,8 @@
 #include "feed.h"
 #include "options.h"
 #include "stats.h"
+#include "task_table.h"
+#include "view.h"
 
 enum output_mode {
 	OUT_CURSES,		/* the live screen */
@@ -25,11 +27,17 @@ struct app {
 	enum output_mode out;
 	double interval;	/* seconds */
 	enum stats_sort sort;
+	enum view_mode mode;	/* CPUs, tasks or latency */
+	struct task_table_opts tasks;	/* the tasks view's sort and choices */
+	bool summary;		/* only the all row (top's 1) */
+	unsigned int scroll;	/* the first row shown of a long table */
 	bool paused;
 	bool show_help;
 	int prompt;		/* a key waiting for its second key, or 0 */
+	int confirm;		/* a key waiting for y or n, or 0 */
 	char status[256];
 	bool status_error;
+	unsigned long status_seq;	/* how many times it was set */
 	unsigned long ticks;
 	bool quit;
 	int exit_status;

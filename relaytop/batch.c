@@ -4,8 +4,14 @@
  * blanks and hold plain numbers, so awk can read them:
  *
  *   # relaytop 2.000s interval 1.000s generation 3 subbufs 8x65536 ...
- *   cpu   events/s    bytes/s  dropped dropped/s  lost  fill% switch ...
- *   0       123456    7901184        0         0     0      3  61234 ...
+ *   cpu   events/s    bytes/s  dropped dropped/s  lost  fill% switch ... running
+ *   0       123456    7901184        0         0     0      3  61234 ... 1234
+ *
+ * running is the pid on the CPU now (0: idle, -1: unknown).  With
+ * --tasks and --latency, the tasks and latency tables of the last
+ * interval of the figures follow (sched_text.h), and the last block
+ * ("# final") gives them since the start.  The status line is printed
+ * once, in the block after it changed.
  */
 #include "batch.h"
 
@@ -14,16 +20,60 @@
 #include <stdlib.h>
 
 #include "events.h"
+#include "sched_text.h"
 #include "util.h"
 
-static void print_row(FILE *out, const char *name, const struct cpu_stats *c)
+static void print_row(FILE *out, const char *name, const struct cpu_stats *c,
+		      long running)
 {
 	fprintf(out, "%-4s %10.0f %12.0f %10" PRIu64 " %9.0f %8" PRIu64
-		" %5.0f", name, c->events_rate, c->bytes_rate, c->dropped,
-		c->dropped_rate, c->lost, c->fill * 100);
+		" %5.0f", name, c->events_rate, c->bytes_rate, c->shown_dropped,
+		c->dropped_rate, c->shown_lost, c->fill * 100);
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++)
 		fprintf(out, " %*" PRIu64, t == SCHED_RELAY_WAKEUP_NEW ? 10 : 7,
 			c->mix[t]);
+	fprintf(out, " %7ld\n", running);
+}
+
+/* Who runs on cpu: its pid, 0 for the idle task, -1 when unknown. */
+static long running(const struct view *v, unsigned int cpu)
+{
+	struct sched_task t;
+
+	if (!v->model || !sched_model_current(v->model, cpu, &t))
+		return -1;
+	return t.pid;
+}
+
+static void print_figures(FILE *out, const struct view *v)
+{
+	const struct sched_model *m = v->figures;
+	const char *filter = v->filter ? v->filter : "";
+	double secs = (double)m->last_ns / 1e9;
+	struct sched_hist *h;
+
+	if (v->batch_tasks) {
+		struct task_table_opts o = v->tasks;
+
+		o.since_start = v->final;
+		fprintf(out, "# tasks %s%s%s\n", v->final ? "since the start" :
+			"the last interval", filter[0] ? " " : "", filter);
+		sched_text_tasks(out, m, &o, v->final ? 0 : secs, 0);
+		fputc('\n', out);
+	}
+	if (!v->batch_latency)
+		return;
+	if (v->final)
+		fprintf(out, "# latency since the start: wakeup to switch-in");
+	else
+		fprintf(out, "# latency interval %.3fs: wakeup to switch-in",
+			secs);
+	fprintf(out, "%s%s\n", filter[0] ? " " : "", filter);
+	sched_text_latency(out, m, v->final);
+	h = xcalloc(1, sizeof(*h));
+	sched_text_merged(m, v->final, h);
+	sched_text_histogram(out, h);
+	free(h);
 	fputc('\n', out);
 }
 
@@ -32,8 +82,8 @@ int batch_print(FILE *out, const struct view *v)
 	unsigned int *order = xcalloc(v->st->ncpus + 1, sizeof(*order)), n;
 	char events[128];
 
-	fprintf(out, "# relaytop %.3fs interval %.3fs", v->elapsed,
-		v->st->interval);
+	fprintf(out, "# relaytop %.3fs interval %.3fs%s", v->elapsed,
+		v->st->interval, v->final ? " final" : "");
 	if (v->have_cfg) {
 		events_format(v->cfg.events, ",", events, sizeof(events));
 		fprintf(out, " generation %" PRIu64 " subbufs %" PRIu32 "x%"
@@ -45,23 +95,26 @@ int batch_print(FILE *out, const struct view *v)
 	if (!v->channel_ok && !v->replay)
 		fprintf(out, " channel-gone");
 	fputc('\n', out);
-	if (v->status && v->status[0])
+	if (v->status && v->status[0] && v->status_new)
 		fprintf(out, "# %s\n", v->status);
 	fprintf(out, "%-4s %10s %12s %10s %9s %8s %5s", "cpu", "events/s",
 		"bytes/s", "dropped", "dropped/s", "lost", "fill%");
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++)
 		fprintf(out, " %*s", t == SCHED_RELAY_WAKEUP_NEW ? 10 : 7,
 			event_type((unsigned int)t)->name);
-	fputc('\n', out);
+	fprintf(out, " %7s\n", "running");
 	n = stats_order(v->st, v->sort, order);
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < n && !v->summary; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "%u", order[i]);
-		print_row(out, name, &v->st->cpu[order[i]]);
+		print_row(out, name, &v->st->cpu[order[i]],
+			  running(v, order[i]));
 	}
-	print_row(out, "all", &v->st->total);
+	print_row(out, "all", &v->st->total, -1);
 	fputc('\n', out);
+	if (v->figures)
+		print_figures(out, v);
 	free(order);
 	errno = 0;
 	if (fflush(out) || ferror(out)) {

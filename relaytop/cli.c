@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record_format.h"
@@ -19,6 +20,7 @@ static const char *const usage[] = {
 	"       relaytop --replay FILE [OPTION]...",
 	"       relaytop --export-ctf DIR FILE",
 	"       relaytop --export-perfetto OUT FILE",
+	"       relaytop --report FILE [-p PID,...] [--comm NAME] [-C CPUS]",
 	"Show the per-CPU event and drop rates of a sched_relay channel live,",
 	"record its events to a file, or print and replay a recording.",
 	"",
@@ -43,12 +45,25 @@ static const char *const usage[] = {
 	"                        (babeltrace2, Trace Compass); see docs/export.md",
 	"      --export-perfetto OUT FILE  convert a recording to Chrome trace-event",
 	"                        JSON (Perfetto UI, chrome://tracing); OUT - is stdout",
+	"      --report FILE     per task and per CPU: switches, wakeups,",
+	"                        migrations, wakeup-to-switch-in latency",
+	"                        (p50 p90 p99 max, missed), a log2 histogram",
+	"      --tasks           show the tasks view (key t); with -b, a tasks",
+	"                        block after each per-CPU block",
+	"      --latency         show the latency view (key l); with -b, a",
+	"                        latency block after each per-CPU block",
+	"  -p, --pid PID[,PID]   count only these processes (their threads)",
+	"      --comm NAME       count only tasks of this name",
+	"  -C, --cpu CPULIST     count only these CPUs' records (0-3,8)",
+	"      --no-color        no colours (also when NO_COLOR is set)",
 	"  -h, --help            show this help and exit",
 	"  -V, --version         show the version and exit",
 	"",
-	"Keys: q quit, h or ? help, p or space pause, r reset the channel,",
-	"+ and - refresh interval, s sort, e toggle an event type, o toggle",
-	"overwrite mode.  See relaytop(1).",
+	"Keys: q or F10 quit, h, ? or F1 help, p or space pause, t tasks, l",
+	"latency, s or F6 sort, I reverse, g group by process, c CPU, 1",
+	"summary, z zero relaytop's counters, + and - refresh interval; r reset",
+	"the channel, e toggle an event type, o toggle overwrite mode (each asks",
+	"y/n first).  See relaytop(1).",
 };
 
 void cli_usage(FILE *out)
@@ -66,7 +81,8 @@ void cli_version(FILE *out)
 
 enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
-	OPT_EXPORT_PERFETTO, OPT_CHECK,
+	OPT_EXPORT_PERFETTO, OPT_CHECK, OPT_REPORT, OPT_TASKS, OPT_LATENCY,
+	OPT_COMM, OPT_NO_COLOR,
 };
 
 static const struct option long_options[] = {
@@ -82,6 +98,13 @@ static const struct option long_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "export-ctf", required_argument, NULL, OPT_EXPORT_CTF },
 	{ "export-perfetto", required_argument, NULL, OPT_EXPORT_PERFETTO },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "tasks", no_argument, NULL, OPT_TASKS },
+	{ "latency", no_argument, NULL, OPT_LATENCY },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -111,11 +134,13 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 
 	memset(o, 0, sizeof(*o));
 	o->channel = RELAYTOP_DEFAULT_CHANNEL;
+	/* https://no-color.org: set and not empty */
+	o->no_color = getenv("NO_COLOR") && getenv("NO_COLOR")[0];
 	o->interval = 1.0;
 	err[0] = '\0';
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":c:d:n:t:bhV", long_options,
+	while ((c = getopt_long(argc, argv, ":c:d:n:t:bp:C:hV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -169,6 +194,31 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			o->export_perfetto = optarg;
 			modes++;
 			break;
+		case OPT_REPORT:
+			o->report = optarg;
+			modes++;
+			break;
+		case OPT_TASKS:
+			o->tasks = true;
+			break;
+		case OPT_LATENCY:
+			o->latency = true;
+			break;
+		case 'p':
+			if (filter_parse_pids(&o->filter, optarg, err, errlen))
+				return -1;
+			break;
+		case OPT_COMM:
+			if (filter_set_comm(&o->filter, optarg, err, errlen))
+				return -1;
+			break;
+		case 'C':
+			if (filter_parse_cpus(&o->filter, optarg, err, errlen))
+				return -1;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -190,8 +240,8 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 		}
 	}
 	if (modes > 1) {
-		snprintf(err, errlen, "--record, --dump, --check, --replay and "
-			 "--export-* exclude each other");
+		snprintf(err, errlen, "--record, --dump, --check, --replay, "
+			 "--report and --export-* exclude each other");
 		return -1;
 	}
 	/* an export takes the recording as its one argument */

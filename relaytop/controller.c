@@ -90,12 +90,84 @@ static unsigned int event_key(struct app *a, const struct source *src,
 	return REACT_REDRAW;
 }
 
-unsigned int controller_apply(struct app *a, const struct source *src,
-			      enum command cmd)
+/* The channel changes once the answer is y. */
+static unsigned int confirmed(struct app *a, const struct source *src,
+			      int what)
 {
 	struct source_state st;
 	bool on;
 
+	switch (what) {
+	case 'r':
+		if (!change(a, src, REQ_RESET, 1, "reset"))
+			app_status(a, false, "reset the channel");
+		break;
+	case 'e':
+		a->prompt = 'e';
+		break;
+	case 'o':
+		on = !config(src, &st)->overwrite;
+		if (!change(a, src, REQ_OVERWRITE, on, "overwrite"))
+			app_status(a, false, "switching to %s mode",
+				   on ? "overwrite" : "no-overwrite");
+		break;
+	}
+	return REACT_REDRAW;
+}
+
+/* The answer to "...? y/n". */
+static unsigned int confirm_key(struct app *a, const struct source *src,
+				int key)
+{
+	int what = a->confirm;
+
+	a->confirm = 0;
+	if (key == 'y' || key == 'Y')
+		return confirmed(a, src, what);
+	app_status(a, false, "cancelled: the channel is unchanged");
+	return REACT_REDRAW;
+}
+
+/* Ask before changing what other readers of the channel share. */
+static unsigned int ask(struct app *a, const struct source *src, int what,
+			const char *name)
+{
+	if (can_change(a, src, name))
+		a->confirm = what;
+	return REACT_REDRAW;
+}
+
+/* The next sort of the view shown. */
+static void next_sort(struct app *a)
+{
+	if (a->mode == VIEW_TASKS) {
+		a->tasks.sort = (a->tasks.sort + 1) % TCOL_NR;
+		app_status(a, false, "tasks sorted by %s%s",
+			   task_col_title(a->tasks.sort),
+			   a->tasks.reverse ? ", reversed" : "");
+		return;
+	}
+	a->sort = (a->sort + 1) % SORT_NR;
+	app_status(a, false, "sorted by %s", stats_sort_name(a->sort));
+}
+
+static void view(struct app *a, enum view_mode mode)
+{
+	a->mode = a->mode == mode ? VIEW_CPUS : mode;
+	a->scroll = 0;
+}
+
+static void scroll(struct app *a, int rows)
+{
+	if (rows < 0 && (unsigned int)-rows > a->scroll)
+		a->scroll = 0;
+	else
+		a->scroll = (unsigned int)((int)a->scroll + rows);
+}
+
+unsigned int controller_apply(struct app *a, const struct source *src,
+			      enum command cmd, unsigned int ncpus)
+{
 	switch (cmd) {
 	case CMD_QUIT:
 		a->quit = true;
@@ -110,10 +182,7 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 			   "p or space resumes" : "resumed");
 		return REACT_REDRAW | REACT_PAUSE;
 	case CMD_RESET:
-		if (can_change(a, src, "reset") &&
-		    !change(a, src, REQ_RESET, 1, "reset"))
-			app_status(a, false, "reset the channel");
-		return REACT_REDRAW;
+		return ask(a, src, 'r', "reset");
 	case CMD_SLOWER:
 	case CMD_FASTER:
 		a->interval = controller_next_interval(a->interval,
@@ -122,21 +191,63 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 		app_status(a, false, "refresh every %gs", a->interval);
 		return REACT_REDRAW | REACT_INTERVAL;
 	case CMD_SORT:
-		a->sort = (a->sort + 1) % SORT_NR;
-		app_status(a, false, "sorted by %s", stats_sort_name(a->sort));
+		next_sort(a);
 		return REACT_REDRAW;
 	case CMD_EVENTS:
-		if (can_change(a, src, "events"))
-			a->prompt = 'e';
-		return REACT_REDRAW;
+		return ask(a, src, 'e', "events");
 	case CMD_OVERWRITE:
-		on = !config(src, &st)->overwrite;
-		if (can_change(a, src, "overwrite") &&
-		    !change(a, src, REQ_OVERWRITE, on, "overwrite"))
-			app_status(a, false, "switching to %s mode",
-				   on ? "overwrite" : "no-overwrite");
-		return REACT_REDRAW;
+		return ask(a, src, 'o', "overwrite");
 	case CMD_REDRAW:
+		return REACT_REDRAW;
+	case CMD_TASKS:
+		view(a, VIEW_TASKS);
+		return REACT_REDRAW;
+	case CMD_LATENCY:
+		view(a, VIEW_LATENCY);
+		return REACT_REDRAW;
+	case CMD_REVERSE:
+		a->tasks.reverse = !a->tasks.reverse;
+		app_status(a, false, "tasks sorted by %s%s",
+			   task_col_title(a->tasks.sort),
+			   a->tasks.reverse ? ", reversed" : "");
+		return REACT_REDRAW;
+	case CMD_GROUP:
+		a->tasks.group = !a->tasks.group;
+		app_status(a, false, "tasks %s", a->tasks.group ?
+			   "by process (tgid)" : "by thread");
+		return REACT_REDRAW;
+	case CMD_CPU:
+		a->tasks.cpu = a->tasks.cpu + 1 >= (int)ncpus ? -1 :
+			       a->tasks.cpu + 1;
+		if (a->tasks.cpu < 0)
+			app_status(a, false, "tasks and latency of all CPUs");
+		else
+			app_status(a, false, "tasks last switched in on CPU "
+				   "%d, latency of CPU %d", a->tasks.cpu,
+				   a->tasks.cpu);
+		a->scroll = 0;
+		return REACT_REDRAW;
+	case CMD_SUMMARY:
+		a->summary = !a->summary;
+		return REACT_REDRAW;
+	case CMD_ZERO:
+		app_status(a, false, "relaytop's counters zeroed (the "
+			   "channel's are not)");
+		return REACT_REDRAW | REACT_ZERO;
+	case CMD_UP:
+		scroll(a, -1);
+		return REACT_REDRAW;
+	case CMD_DOWN:
+		scroll(a, 1);
+		return REACT_REDRAW;
+	case CMD_PGUP:
+		scroll(a, -10);
+		return REACT_REDRAW;
+	case CMD_PGDN:
+		scroll(a, 10);
+		return REACT_REDRAW;
+	case CMD_HOME:
+		a->scroll = 0;
 		return REACT_REDRAW;
 	case CMD_NONE:
 		break;
@@ -144,15 +255,18 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 	return 0;
 }
 
-unsigned int controller_key(struct app *a, const struct source *src, int key)
+unsigned int controller_key(struct app *a, const struct source *src, int key,
+			    unsigned int ncpus)
 {
 	enum command cmd;
 
+	if (a->confirm)
+		return confirm_key(a, src, key);
 	if (a->prompt == 'e')
 		return event_key(a, src, key);
 	cmd = keys_command(key);
 	if (cmd != CMD_NONE)
-		return controller_apply(a, src, cmd);
+		return controller_apply(a, src, cmd, ncpus);
 	if (key == KEY_CODE_ESC && a->show_help) {
 		a->show_help = false;
 		return REACT_REDRAW;
@@ -163,6 +277,15 @@ unsigned int controller_key(struct app *a, const struct source *src, int key)
 
 const char *controller_prompt(const struct app *a)
 {
+	if (a->confirm == 'r')
+		return "reset the channel? every reader of it loses what is "
+		       "in the buffers (y/n)";
+	if (a->confirm == 'e')
+		return "change the recorded events? every reader of the "
+		       "channel sees it (y/n)";
+	if (a->confirm == 'o')
+		return "toggle overwrite mode? every reader of the channel "
+		       "sees it (y/n)";
 	if (a->prompt == 'e')
 		return "toggle event: s)witch w)akeup n) wakeup_new "
 		       "m)igrate f)ork x) exit wa(k)ing, Esc cancels";

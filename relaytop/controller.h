@@ -17,13 +17,16 @@ enum {
 	REACT_REDRAW = 1 << 0,		/* draw the screen again */
 	REACT_PAUSE = 1 << 1,		/* paused or resumed */
 	REACT_INTERVAL = 1 << 2,	/* the refresh interval changed */
+	REACT_ZERO = 1 << 3,		/* zero relaytop's own counters */
 };
 
-/* Do what key means (the table's command, or the answer to a prompt). */
-unsigned int controller_key(struct app *a, const struct source *src, int key);
+/* Do what key means (the table's command, or the answer to a prompt);
+ * ncpus: how many CPUs there are to choose from (c). */
+unsigned int controller_key(struct app *a, const struct source *src, int key,
+			    unsigned int ncpus);
 /* Do cmd. */
 unsigned int controller_apply(struct app *a, const struct source *src,
-			      enum command cmd);
+			      enum command cmd, unsigned int ncpus);
 /* The refresh interval after '+' (direction > 0) or '-' from cur. */
 double controller_next_interval(double cur, int direction);
 /* The prompt shown while a second key is awaited, or NULL. */

@@ -10,6 +10,7 @@
 #include "dump.h"
 #include "export_ctf.h"
 #include "export_perfetto.h"
+#include "report.h"
 #include "top.h"
 #include "util.h"
 
@@ -37,6 +38,8 @@ int main(int argc, char *argv[])
 		return check_recording(opt.check, stdout);
 	if (opt.export_ctf)
 		return export_ctf(opt.export_file, opt.export_ctf);
+	if (opt.report)
+		return report_recording(opt.report, &opt.filter, stdout);
 	if (opt.export_perfetto)
 		return export_perfetto(opt.export_file, opt.export_perfetto);
 	return top_run(&opt);	/* live, recording or replay */

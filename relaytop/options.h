@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "filter.h"
+
 #define RELAYTOP_DEFAULT_CHANNEL "/sys/kernel/sched_relay"
 
 struct options {
@@ -21,6 +23,11 @@ struct options {
 	const char *export_ctf;		/* --export-ctf DIR */
 	const char *export_perfetto;	/* --export-perfetto OUT */
 	const char *export_file;	/* the recording to export */
+	const char *report;	/* --report FILE */
+	bool tasks;		/* --tasks: the tasks view */
+	bool latency;		/* --latency: the latency view */
+	bool no_color;		/* --no-color, or NO_COLOR set */
+	struct filter filter;	/* -p, --comm, -C */
 	bool help;
 	bool version;
 };

@@ -36,6 +36,35 @@ void sched_model_free(struct sched_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void sched_model_copy(struct sched_model *dst, const struct sched_model *src)
+{
+	struct sched_cpu *cpu = dst->cpu;
+	struct sched_task_stats *tasks = dst->tasks;
+	bool *used = dst->used;
+
+	/* reuse dst's arrays when they are the size needed */
+	if (dst->ncpus != src->ncpus) {
+		free(cpu);
+		cpu = xcalloc(src->ncpus ? src->ncpus : 1, sizeof(*cpu));
+	}
+	if (dst->cap != src->cap) {
+		free(tasks);
+		free(used);
+		tasks = src->cap ? xcalloc(src->cap, sizeof(*tasks)) : NULL;
+		used = src->cap ? xcalloc(src->cap, sizeof(*used)) : NULL;
+	}
+	*dst = *src;
+	dst->cpu = cpu;
+	dst->tasks = tasks;
+	dst->used = used;
+	dst->on_run = NULL;
+	memcpy(cpu, src->cpu, src->ncpus * sizeof(*cpu));
+	if (src->cap) {
+		memcpy(tasks, src->tasks, src->cap * sizeof(*tasks));
+		memcpy(used, src->used, src->cap * sizeof(*used));
+	}
+}
+
 static struct sched_cpu *cpu_of(struct sched_model *m, unsigned int cpu)
 {
 	m->cpu = xgrow(m->cpu, &m->ncpus, cpu, sizeof(*m->cpu));
@@ -119,10 +148,59 @@ static struct sched_task_stats *task_of(struct sched_model *m,
 static void task_from(struct sched_task *t, const char *comm, int32_t pid,
 		      int32_t tgid, uint8_t prio)
 {
-	snprintf(t->comm, sizeof(t->comm), "%.16s", comm);
+	/* (not snprintf: this is done for most records) */
+	size_t n = strnlen(comm, SCHED_RELAY_COMM_LEN);
+
+	memcpy(t->comm, comm, n);
+	t->comm[n] = '\0';
 	t->pid = pid;
 	t->tgid = tgid;
 	t->prio = fields_prio(prio);
+}
+
+/* ---- counts --------------------------------------------------------- */
+
+/* Whether what t did on cpu counts (the filter). */
+static bool counts(const struct sched_model *m, const struct sched_task *t,
+		   unsigned int cpu)
+{
+	return filter_task(m->filter, t->pid, t->tgid, t->comm) &&
+	       filter_cpu(m->filter, cpu);
+}
+
+/* The interval's and the since-start counts of t, as one: add to both. */
+#define COUNT(ts, field, n) do {			\
+	(ts)->iv.field += (n);				\
+	(ts)->all.field += (n);				\
+} while (0)
+
+static void count_latency(struct sched_model *m, struct sched_task_stats *t,
+			  unsigned int cpu, uint64_t lat)
+{
+	struct sched_cpu *c = &m->cpu[cpu];
+
+	if (!counts(m, &t->task, cpu))
+		return;
+	COUNT(t, latencies, 1);
+	COUNT(t, latency_sum_ns, lat);
+	if (lat > t->iv.latency_max_ns)
+		t->iv.latency_max_ns = lat;
+	if (lat > t->all.latency_max_ns)
+		t->all.latency_max_ns = lat;
+	sched_hist_add(&c->lat_iv, lat);
+	sched_hist_add(&c->lat_all, lat);
+}
+
+/* t ran on cpu from from to to: the part not counted yet counts. */
+static void charge(struct sched_model *m, struct sched_task_stats *t,
+		   unsigned int cpu, uint64_t from, uint64_t to)
+{
+	uint64_t charged = m->cpu[cpu].charged;
+
+	if (charged > from)
+		from = charged;
+	if (to > from && counts(m, &t->task, cpu))
+		COUNT(t, runtime_ns, to - from);
 }
 
 /* ---- runs ----------------------------------------------------------- */
@@ -141,6 +219,7 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 
 		ts->runtime_ns += run.to - run.from;
 		ts->runs++;
+		charge(m, ts, cpu, run.from, run.to);
 	}
 	if (m->on_run)
 		m->on_run(m->ctx, &run);
@@ -153,8 +232,15 @@ static void miss_wakeups(struct sched_model *m, unsigned int cpu, bool all)
 		struct sched_task_stats *t = &m->tasks[i];
 
 		if (m->used[i] && t->waiting && (all || t->woken_cpu == cpu)) {
+			unsigned int to = t->woken_cpu;
+
 			t->waiting = false;
 			m->wakeups_missed++;
+			if (to < m->ncpus && counts(m, &t->task, to)) {
+				COUNT(t, missed, 1);
+				m->cpu[to].lat_iv.missed++;
+				m->cpu[to].lat_all.missed++;
+			}
 		}
 	}
 }
@@ -168,6 +254,8 @@ static void lose_track(struct sched_model *m, unsigned int cpu)
 		end_run(m, cpu, &c->cur, c->since, c->last_ts, NULL);
 	c->on = SCHED_ON_UNKNOWN;
 	c->known = false;
+	/* the next run known here starts after whatever was counted */
+	c->charged = 0;
 }
 
 void sched_model_gap(struct sched_model *m, unsigned int cpu)
@@ -227,6 +315,28 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 	struct sched_task next;
 	struct sched_task_stats *t;
 
+	if (r->pid != 0) {
+		struct sched_task prev;
+		struct sched_task_stats *p;
+
+		task_from(&prev, r->comm, r->pid, r->tgid, r->prio);
+		p = task_of(m, &prev);
+		/* woken while it still ran (it had not gone to sleep yet):
+		 * it never waited, and its next switch-in is not this
+		 * wakeup's */
+		if (p->waiting && ts >= p->woken_at) {
+			p->waiting = false;
+			if (counts(m, &prev, cpu))
+				COUNT(p, no_wait, 1);
+		}
+		if (counts(m, &prev, cpu)) {
+			if (r->state == SCHED_RELAY_STATE_RUNNING ||
+			    r->state == SCHED_RELAY_STATE_PREEMPTED)
+				COUNT(p, involuntary, 1);
+			else
+				COUNT(p, voluntary, 1);
+		}
+	}
 	if (c->on == SCHED_ON_TASK) {
 		end_run(m, cpu, &c->cur, c->since, ts, state);
 	} else if (c->on == SCHED_ON_UNKNOWN && r->pid != 0 &&
@@ -247,6 +357,10 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 	}
 	c->on = SCHED_ON_TASK;
 	t = task_of(m, &next);
+	t->have_cpu = true;
+	t->last_cpu = cpu;
+	if (counts(m, &next, cpu))
+		COUNT(t, switches, 1);
 	if (t->waiting && ts >= t->woken_at) {
 		uint64_t lat = ts - t->woken_at;
 
@@ -257,19 +371,23 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 			t->latency_max_ns = lat;
 		ev->latency = true;
 		ev->latency_ns = lat;
+		count_latency(m, t, cpu, lat);
 	}
 }
 
-static void on_wakeup(struct sched_model *m, const struct sched_relay_record *r,
-		      uint64_t ts)
+static void on_wakeup(struct sched_model *m, unsigned int cpu,
+		      const struct sched_relay_record *r, uint64_t ts)
 {
 	struct sched_task woken;
 	struct sched_task_stats *t;
 
 	task_from(&woken, r->comm, r->pid, r->tgid, r->prio);
 	t = task_of(m, &woken);
-	if (r->type != SCHED_RELAY_WAKING)
+	if (r->type != SCHED_RELAY_WAKING) {
 		t->wakeups++;
+		if (counts(m, &woken, cpu))
+			COUNT(t, wakeups, 1);
+	}
 	/* its switch-in could not be seen */
 	if (!switches_recorded(m))
 		return;
@@ -280,19 +398,29 @@ static void on_wakeup(struct sched_model *m, const struct sched_relay_record *r,
 	t->woken_cpu = r->target_cpu;	/* the latest word on where */
 }
 
-static void on_task_event(struct sched_model *m,
+static void on_task_event(struct sched_model *m, unsigned int cpu,
 			  const struct sched_relay_record *r)
 {
 	struct sched_task_stats *t;
 
 	if (r->type == SCHED_RELAY_MIGRATE) {
-		t = find_task(m, r->pid);
-		if (t && t->waiting)
+		struct sched_task moved;
+
+		task_from(&moved, r->comm, r->pid, r->tgid, r->prio);
+		t = task_of(m, &moved);
+		if (counts(m, &moved, cpu))
+			COUNT(t, migrations, 1);
+		if (t->waiting)
 			t->woken_cpu = r->target_cpu;
 	} else if (r->type == SCHED_RELAY_EXIT) {
+		/* it runs: a wakeup it has not been switched in for found
+		 * it still on the CPU */
 		t = find_task(m, r->pid);
-		if (t)
+		if (t && t->waiting) {
 			t->waiting = false;
+			if (counts(m, &t->task, cpu))
+				COUNT(t, no_wait, 1);
+		}
 	}
 }
 
@@ -345,10 +473,10 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	case SCHED_RELAY_WAKEUP:
 	case SCHED_RELAY_WAKEUP_NEW:
 	case SCHED_RELAY_WAKING:
-		on_wakeup(m, r, ts);
+		on_wakeup(m, cpu, r, ts);
 		break;
 	default:
-		on_task_event(m, r);
+		on_task_event(m, cpu, r);
 		break;
 	}
 }
@@ -362,4 +490,53 @@ bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 		return false;
 	*t = c->cur;
 	return true;
+}
+
+/* ---- intervals ------------------------------------------------------ */
+
+void sched_model_start(struct sched_model *m, uint64_t now)
+{
+	m->iv_start = now;
+}
+
+void sched_model_interval(struct sched_model *m, uint64_t now)
+{
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
+		struct sched_cpu *c = &m->cpu[cpu];
+
+		if (c->on == SCHED_ON_TASK && now > c->since) {
+			/* nothing of it before this interval counts here */
+			uint64_t from = c->since > m->iv_start ? c->since :
+					m->iv_start;
+
+			charge(m, task_of(m, &c->cur), cpu, from, now);
+			c->charged = now;
+		}
+		c->lat_last = c->lat_iv;
+		memset(&c->lat_iv, 0, sizeof(c->lat_iv));
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->used[i])
+			continue;
+		m->tasks[i].last = m->tasks[i].iv;
+		memset(&m->tasks[i].iv, 0, sizeof(m->tasks[i].iv));
+	}
+	m->last_ns = now > m->iv_start ? now - m->iv_start : 0;
+	m->iv_start = now;
+	m->intervals++;
+}
+
+void sched_model_zero(struct sched_model *m)
+{
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
+		memset(&m->cpu[cpu].lat_all, 0, sizeof(m->cpu[cpu].lat_all));
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i])
+			memset(&m->tasks[i].all, 0, sizeof(m->tasks[i].all));
+}
+
+const struct sched_task_stats *sched_model_slot(const struct sched_model *m,
+						size_t i)
+{
+	return i < m->cap && m->used[i] ? &m->tasks[i] : NULL;
 }

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter.h"
+#include "sched_hist.h"
 #include "sched_relay.h"
 
 /* A task as records name it. */
@@ -53,6 +55,10 @@ struct sched_cpu {
 	uint64_t backwards;	/* records before the newest one before them */
 	uint64_t records;
 	uint64_t gaps;		/* times events went missing here */
+	uint64_t charged;	/* the running task's time counted up to */
+	/* wakeup to switch-in here: the interval in progress, the last
+	 * one that ended, and since the start (or the last zeroing) */
+	struct sched_hist lat_iv, lat_last, lat_all;
 };
 
 /* A stretch of one task on one CPU that ended (or was cut short). */
@@ -61,6 +67,23 @@ struct sched_run {
 	struct sched_task task;
 	uint64_t from, to;
 	const char *end_state;	/* prev_state letters; NULL: cut short */
+};
+
+/* What a task did over a span of time (the filter's tasks and CPUs only). */
+struct sched_counts {
+	uint64_t switches;	/* switched in */
+	uint64_t involuntary;	/* switched out still runnable (R, R+) */
+	uint64_t voluntary;	/* switched out otherwise (asleep, ...) */
+	uint64_t wakeups;	/* sched_wakeup and sched_wakeup_new */
+	uint64_t migrations;	/* sched_migrate_task */
+	uint64_t runtime_ns;	/* ran, from switch pairs (open runs are
+				 * counted up to each interval's end) */
+	uint64_t latencies;	/* wakeup to switch-in seen */
+	uint64_t latency_sum_ns;
+	uint64_t latency_max_ns;
+	uint64_t missed;	/* wakeups whose switch-in fell in a gap */
+	uint64_t no_wait;	/* wakeups of a task still on a CPU: it was
+				 * switched out later, never in (no latency) */
 };
 
 /* What the model knows of one task (by pid). */
@@ -77,6 +100,10 @@ struct sched_task_stats {
 	bool waiting;
 	uint64_t woken_at;
 	unsigned int woken_cpu;	/* where it is to run (target, migrations) */
+	bool have_cpu;
+	unsigned int last_cpu;	/* where it was last switched in */
+	/* the interval in progress, the last one, since start or zeroing */
+	struct sched_counts iv, last, all;
 };
 
 /* What one record meant. */
@@ -102,6 +129,12 @@ struct sched_model {
 	bool *used;
 	size_t ntasks, cap;
 	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+	/* which tasks and CPUs the counts (sched_counts, the CPUs' latency
+	 * distributions) take in; NULL: all */
+	const struct filter *filter;
+	uint64_t iv_start;	/* when the interval in progress began */
+	uint64_t last_ns;	/* how long the last one lasted (0: none yet) */
+	unsigned int intervals;	/* intervals ended */
 };
 
 /* A model of ncpus CPUs (more are added as records name them). */
@@ -123,6 +156,25 @@ void sched_model_gap_all(struct sched_model *m);
 void sched_model_events(struct sched_model *m, uint32_t events);
 /* The end of the stream: every run still open is cut short. */
 void sched_model_end(struct sched_model *m);
+/*
+ * End the interval in progress at now (the records' clock): the running
+ * tasks' time is counted up to now, the interval's counts become the
+ * last interval's, and a new one begins.  The first interval begins at
+ * the first call of sched_model_start() (or 0).
+ */
+void sched_model_interval(struct sched_model *m, uint64_t now);
+/* The first interval begins at now. */
+void sched_model_start(struct sched_model *m, uint64_t now);
+/* Zero the counts since the start (relaytop's own: nothing else). */
+void sched_model_zero(struct sched_model *m);
+/* The task at slot i of the table (i < cap), or NULL for a free slot:
+ * for walking every task. */
+const struct sched_task_stats *sched_model_slot(const struct sched_model *m,
+						size_t i);
+
+/* Make dst (initialised or zeroed) an independent copy of src, for a
+ * screen that stands still (runs are not reported from the copy). */
+void sched_model_copy(struct sched_model *dst, const struct sched_model *src);
 
 /* The CPU's state (NULL for a CPU the model never saw). */
 const struct sched_cpu *sched_model_cpu(const struct sched_model *m,

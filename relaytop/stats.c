@@ -85,6 +85,8 @@ void stats_set_dropped(struct stats *st, unsigned int cpu, uint64_t dropped)
 
 	if (dropped < c->dropped)	/* reset: counting starts over */
 		c->iv_dropped_base = 0;
+	if (dropped < c->zero_dropped)
+		c->zero_dropped = 0;
 	c->dropped = dropped;
 }
 
@@ -118,6 +120,7 @@ void stats_tick(struct stats *st, uint64_t now_ns)
 	/* the sums start afresh; the total's history carries on */
 	t->present = true;
 	t->events = t->bytes = t->dropped = t->lost = 0;
+	t->shown_dropped = t->shown_lost = 0;
 	t->events_rate = t->bytes_rate = t->dropped_rate = t->lost_rate = 0;
 	t->fill = 0;
 	memset(t->mix, 0, sizeof(t->mix));
@@ -140,6 +143,10 @@ void stats_tick(struct stats *st, uint64_t now_ns)
 		memset(c->iv_mix, 0, sizeof(c->iv_mix));
 		c->iv_dropped_base = c->dropped;
 		c->iv_fill = 0;
+		c->shown_dropped = c->dropped > c->zero_dropped ?
+				   c->dropped - c->zero_dropped : 0;
+		c->shown_lost = c->lost > c->zero_lost ?
+				c->lost - c->zero_lost : 0;
 
 		if (!c->present)
 			continue;
@@ -147,6 +154,8 @@ void stats_tick(struct stats *st, uint64_t now_ns)
 		t->bytes += c->bytes;
 		t->dropped += c->dropped;
 		t->lost += c->lost;
+		t->shown_dropped += c->shown_dropped;
+		t->shown_lost += c->shown_lost;
 		t->events_rate += c->events_rate;
 		t->bytes_rate += c->bytes_rate;
 		t->dropped_rate += c->dropped_rate;
@@ -172,6 +181,18 @@ void stats_clear_cpu(struct stats *st, unsigned int cpu)
 	c->present = present;
 }
 
+void stats_zero(struct stats *st)
+{
+	for (unsigned int i = 0; i < st->ncpus; i++) {
+		struct cpu_stats *c = &st->cpu[i];
+
+		c->zero_dropped = c->dropped;
+		c->zero_lost = c->lost;
+		c->shown_dropped = c->shown_lost = 0;
+	}
+	st->total.shown_dropped = st->total.shown_lost = 0;
+}
+
 static double sort_value(const struct stats *st, enum stats_sort key,
 			 unsigned int cpu)
 {
@@ -181,7 +202,7 @@ static double sort_value(const struct stats *st, enum stats_sort key,
 	case SORT_EVENTS:
 		return c->events_rate;
 	case SORT_DROPS:
-		return (double)(c->dropped + c->lost);
+		return (double)(c->shown_dropped + c->shown_lost);
 	case SORT_FILL:
 		return c->fill;
 	default:

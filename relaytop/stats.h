@@ -23,6 +23,9 @@ struct cpu_stats {
 	uint64_t bytes;
 	uint64_t dropped;	/* by the producer, as it counts them */
 	uint64_t lost;		/* by relaytop: overwritten before read */
+	/* what the views show: the same since relaytop's own zeroing (z) */
+	uint64_t shown_dropped, shown_lost;
+	uint64_t zero_dropped, zero_lost;	/* the counts at the zeroing */
 	/* the interval in progress */
 	uint64_t iv_events;
 	uint64_t iv_mix[SCHED_RELAY_NR_EVENTS];
@@ -81,6 +84,9 @@ void stats_note_fill(struct stats *st, unsigned int cpu, double fill);
 void stats_tick(struct stats *st, uint64_t now_ns);
 /* The channel was reset: every count of cpu starts again from zero. */
 void stats_clear_cpu(struct stats *st, unsigned int cpu);
+/* Zero what the views show of drops and losses (relaytop's z): the counts
+ * since the reset that the status report gives stay as they are. */
+void stats_zero(struct stats *st);
 
 /* CPU numbers of the present CPUs in the order of key; returns how many. */
 unsigned int stats_order(const struct stats *st, enum stats_sort key,

@@ -7,19 +7,54 @@
 
 #include "util.h"
 
+static void merged_record(void *ctx, unsigned int cpu,
+			  const struct sched_relay_record *r)
+{
+	struct tally *t = ctx;
+
+	sched_model_record(&t->merged, cpu, r, NULL);
+}
+
+static void merged_gap(void *ctx, unsigned int cpu)
+{
+	struct tally *t = ctx;
+
+	sched_model_gap(&t->merged, cpu);
+}
+
 void tally_init(struct tally *t, unsigned int ncpus, uint64_t start_ns,
 		bool follow_tasks)
 {
+	struct time_merge_ops ops = {
+		.record = merged_record, .gap = merged_gap, .ctx = t,
+	};
+
 	memset(t, 0, sizeof(*t));
 	stats_init(&t->st, ncpus, start_ns);
 	t->follow_tasks = follow_tasks;
 	sched_model_init(&t->model, ncpus);
+	sched_model_init(&t->merged, ncpus);
+	sched_model_start(&t->merged, start_ns);
+	time_merge_init(&t->merge, &ops);
+}
+
+void tally_figures(struct tally *t, bool on)
+{
+	t->figures = on && t->follow_tasks;
+}
+
+void tally_filter(struct tally *t, const struct filter *f)
+{
+	t->model.filter = f;
+	t->merged.filter = f;
 }
 
 void tally_free(struct tally *t)
 {
 	stats_free(&t->st);
 	sched_model_free(&t->model);
+	sched_model_free(&t->merged);
+	time_merge_free(&t->merge);
 	free(t->staged);
 	memset(t, 0, sizeof(*t));
 }
@@ -45,8 +80,21 @@ static void settle(void *ctx, const struct subbuf_chunk *c, bool intact)
 	if (!intact)
 		return;
 	stats_add(&t->st, c->cpu, c->nrec, c->mix, c->unknown);
-	for (uint32_t i = 0; t->follow_tasks && i < c->nrec; i++)
+	if (!t->follow_tasks)
+		return;
+	for (uint32_t i = 0; i < c->nrec; i++)
 		sched_model_record(&t->model, c->cpu, &t->staged[i], NULL);
+	if (t->figures)
+		time_merge_records(&t->merge, c->cpu, t->staged, c->nrec);
+}
+
+static void gap(struct tally *t, unsigned int cpu)
+{
+	if (!t->follow_tasks)
+		return;
+	sched_model_gap(&t->model, cpu);
+	if (t->figures)
+		time_merge_gap(&t->merge, cpu);
 }
 
 static void event(void *ctx, const struct feed_event *e)
@@ -62,11 +110,11 @@ static void event(void *ctx, const struct feed_event *e)
 		stats_note_fill(&t->st, e->cpu, e->fill);
 		break;
 	case FEED_GAP:
-		sched_model_gap(&t->model, e->cpu);
+		gap(t, e->cpu);
 		break;
 	case FEED_RESTART:
 		stats_clear_cpu(&t->st, e->cpu);
-		sched_model_gap(&t->model, e->cpu);
+		gap(t, e->cpu);
 		break;
 	case FEED_LOST:
 		stats_add_lost(&t->st, e->cpu, e->count);
@@ -75,13 +123,19 @@ static void event(void *ctx, const struct feed_event *e)
 		stats_set_dropped(&t->st, e->cpu, e->count);
 		break;
 	case FEED_GONE:
-		if (e->cpu == FEED_ALL_CPUS)
+		if (e->cpu == FEED_ALL_CPUS) {
+			/* what was read before it went away comes first */
+			time_merge_flush(&t->merge, UINT64_MAX);
 			sched_model_gap_all(&t->model);
-		else
-			sched_model_gap(&t->model, e->cpu);
+			sched_model_gap_all(&t->merged);
+		} else {
+			gap(t, e->cpu);
+		}
 		break;
 	case FEED_CONFIG:
+		time_merge_flush(&t->merge, UINT64_MAX);
 		sched_model_events(&t->model, e->config->events);
+		sched_model_events(&t->merged, e->config->events);
 		break;
 	case FEED_SEQ_DROPPED:
 	case FEED_STATUS:
@@ -94,4 +148,25 @@ struct feed_sink tally_sink(struct tally *t)
 	return (struct feed_sink) {
 		.stage = stage, .settle = settle, .event = event, .ctx = t,
 	};
+}
+
+void tally_tick(struct tally *t, uint64_t now, uint64_t watermark)
+{
+	stats_tick(&t->st, now);
+	if (!t->figures)
+		return;
+	time_merge_flush(&t->merge, watermark);
+	if (watermark > t->merged.iv_start)
+		sched_model_interval(&t->merged, watermark);
+}
+
+void tally_flush(struct tally *t)
+{
+	time_merge_flush(&t->merge, UINT64_MAX);
+}
+
+void tally_zero(struct tally *t)
+{
+	stats_zero(&t->st);
+	sched_model_zero(&t->merged);
 }

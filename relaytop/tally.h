@@ -2,7 +2,10 @@
 /*
  * tally.h - the sink behind the screen and the batch blocks: it turns what
  * a source yields (feed.h) into the per-CPU statistics (stats.h) and, when
- * a view wants to know who runs, the scheduler model (sched_model.h).
+ * a view wants to know who runs, the scheduler model (sched_model.h): one
+ * fed each record as it is read (who runs now), one fed the records of
+ * all CPUs in time order (time_merge.h) up to each tick's watermark, one
+ * model interval a refresh interval (the figures).
  */
 #ifndef RELAYTOP_TALLY_H
 #define RELAYTOP_TALLY_H
@@ -14,13 +17,21 @@
 #include "feed.h"
 #include "sched_model.h"
 #include "stats.h"
+#include "time_merge.h"
 
 struct tally {
 	struct stats st;
-	bool follow_tasks;		/* feed the model */
+	bool follow_tasks;		/* feed the model of who runs */
+	bool figures;			/* and the figures' (tally_figures()) */
+	/* who runs now: each record as it is read (a CPU's own records
+	 * are in order, which is all that needs) */
 	struct sched_model model;
+	/* the figures (rates, latencies): every CPU's records in time
+	 * order, as they happened, one refresh interval behind */
+	struct sched_model merged;
 	struct sched_relay_record *staged;	/* the staged chunk's copy */
 	size_t staged_cap;
+	struct time_merge merge;	/* records on their way to the model */
 };
 
 /*
@@ -31,8 +42,24 @@ struct tally {
  */
 void tally_init(struct tally *t, unsigned int ncpus, uint64_t start_ns,
 		bool follow_tasks);
+/* Also keep the figures (the tasks and latency views): every record
+ * read is held until the next tick, to be merged in time. */
+void tally_figures(struct tally *t, bool on);
+/* Count only what f lets through (f must outlive t; NULL: all). */
+void tally_filter(struct tally *t, const struct filter *f);
 void tally_free(struct tally *t);
 /* The tally as a sink. */
 struct feed_sink tally_sink(struct tally *t);
+/*
+ * The end of a refresh interval at now (the source's clock): the rates;
+ * and the records up to watermark (every CPU's records before it have been
+ * read) go to the model, whose interval ends there.
+ */
+void tally_tick(struct tally *t, uint64_t now, uint64_t watermark);
+/* Everything read goes to the model (the end: nothing more will come). */
+void tally_flush(struct tally *t);
+/* Zero relaytop's own counts (totals, drops and losses seen, the model's
+ * since-start counts); the channel is not touched. */
+void tally_zero(struct tally *t);
 
 #endif /* RELAYTOP_TALLY_H */

@@ -30,7 +30,16 @@
 
 static void sinks(struct top *t)
 {
+	const struct filter *f = &t->app.opt->filter;
 	struct feed_sink s;
+
+	/* the figures, for a screen (t and l may ask for them) or the
+	 * batch tables; they count what the filter lets through */
+	tally_figures(&t->tally, t->app.out == OUT_CURSES ||
+		      t->app.opt->tasks || t->app.opt->latency);
+	if (filter_any(f))
+		tally_filter(&t->tally, f);
+	filter_format(f, t->filter_text, sizeof(t->filter_text));
 
 	s = tally_sink(&t->tally);
 	feed_add(&t->feed, &s);
@@ -142,6 +151,8 @@ void top_free(struct top *t)
 	t->rec = NULL;
 	tally_free(&t->tally);
 	stats_free(&t->frozen_st);
+	sched_model_free(&t->frozen_now);
+	sched_model_free(&t->frozen_fig);
 }
 
 static enum output_mode output_mode(const struct options *opt)
@@ -167,6 +178,7 @@ static int end_replay(struct top *t)
 
 	if (ui_active())
 		ui_done();
+	top_render_final(t);
 	t->src.ops->state(t->src.self, &st);
 	status = st.error || t->app.exit_status ? 1 : 0;
 	if (st.error)
@@ -190,7 +202,7 @@ int top_run(const struct options *opt)
 		top_start(&t, opt, out);
 	}
 	if (out == OUT_CURSES) {
-		if (ui_init(&note)) {
+		if (ui_init(&note, !opt->no_color)) {
 			warn("%s: printing text instead", note ? note :
 			     "no usable terminal");
 			t.app.out = OUT_BATCH;
@@ -213,6 +225,7 @@ int top_run(const struct options *opt)
 	if (t.recorded)
 		return end_replay(&t);
 	status = top_finish(&t);
+	top_render_final(&t);
 	if (t.app.exit_status)
 		status = t.app.exit_status;
 	source_report_misplaced(&t.src);

@@ -11,6 +11,23 @@
 #include "ui.h"
 #include "util.h"
 
+/* What the keys change: shown even while the figures stand still. */
+static void keyed(const struct top *t, struct view *v)
+{
+	v->interval = t->app.interval;
+	v->sort = t->app.sort;
+	v->mode = t->app.mode;
+	v->tasks = t->app.tasks;
+	v->summary = t->app.summary;
+	v->scroll = t->app.scroll;
+	v->paused = t->app.paused;
+	v->show_help = t->app.show_help;
+	v->status = t->app.status;
+	v->status_error = t->app.status_error;
+	v->status_new = t->app.status_seq != t->status_printed;
+	v->prompt = controller_prompt(&t->app);
+}
+
 static void live_view(const struct top *t, struct view *v)
 {
 	struct source_state st;
@@ -24,15 +41,13 @@ static void live_view(const struct top *t, struct view *v)
 	v->channel_ok = st.channel_ok;
 	v->st = &t->tally.st;
 	v->model = t->tally.follow_tasks ? &t->tally.model : NULL;
+	v->figures = t->tally.figures ? &t->tally.merged : NULL;
+	v->batch_tasks = t->app.opt->tasks;
+	v->batch_latency = t->app.opt->latency;
+	v->filter = t->filter_text;
 	v->elapsed = (double)(t->tally.st.tick_ns - t->tally.st.start_ns) / 1e9;
-	v->interval = t->app.interval;
-	v->sort = t->app.sort;
-	v->paused = t->app.paused;
-	v->show_help = t->app.show_help;
 	v->ended = st.ended;
-	v->status = t->app.status;
-	v->status_error = t->app.status_error;
-	v->prompt = controller_prompt(&t->app);
+	keyed(t, v);
 	if (t->rec) {
 		v->record_path = t->rec->path;
 		v->record_bytes = t->rec->file_bytes + t->rec->len;
@@ -48,6 +63,14 @@ static void freeze(struct top *t)
 	live_view(t, &t->frozen);
 	stats_copy(&t->frozen_st, &t->tally.st);
 	t->frozen.st = &t->frozen_st;
+	if (t->tally.follow_tasks) {
+		sched_model_copy(&t->frozen_now, &t->tally.model);
+		t->frozen.model = &t->frozen_now;
+	}
+	if (t->tally.figures) {
+		sched_model_copy(&t->frozen_fig, &t->tally.merged);
+		t->frozen.figures = &t->frozen_fig;
+	}
 }
 
 void top_set_paused(struct top *t, bool paused)
@@ -68,28 +91,25 @@ void top_view(const struct top *t, struct view *v)
 		return;
 	}
 	*v = t->frozen;
-	v->interval = t->app.interval;
-	v->sort = t->app.sort;
-	v->paused = true;
-	v->show_help = t->app.show_help;
-	v->status = t->app.status;
-	v->status_error = t->app.status_error;
-	v->prompt = controller_prompt(&t->app);
+	keyed(t, v);
 }
 
-void top_render(struct top *t)
+static void render(struct top *t, bool final)
 {
 	struct view v;
 	sigset_t saved;
 
 	top_view(t, &v);
+	v.final = final;
 	/* the terminal or the pipe may not take it (^S, | less): a stop
 	 * signal must still get through */
 	saved = loop_signals_in();
 	if (t->app.out == OUT_CURSES && ui_active()) {
-		ui_draw(&v);
+		t->app.scroll = ui_draw(&v);
 	} else if (t->app.out == OUT_BATCH && !t->output_failed &&
-		   batch_print(stdout, &v)) {
+		   !batch_print(stdout, &v)) {
+		t->status_printed = t->app.status_seq;
+	} else if (t->app.out == OUT_BATCH && !t->output_failed) {
 		int err = errno ? errno : EIO;
 
 		t->output_failed = true;
@@ -104,4 +124,19 @@ void top_render(struct top *t)
 		}
 	}
 	loop_signals_out(&saved);
+}
+
+void top_render(struct top *t)
+{
+	render(t, false);
+}
+
+void top_render_final(struct top *t)
+{
+	if (t->app.out != OUT_BATCH || t->output_failed ||
+	    !(t->app.opt->tasks || t->app.opt->latency) ||
+	    !t->tally.figures)
+		return;
+	tally_flush(&t->tally);
+	render(t, true);
 }

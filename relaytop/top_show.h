@@ -20,5 +20,9 @@ void top_set_paused(struct top *t, bool paused);
 void top_view(const struct top *t, struct view *v);
 /* Draw the screen or print the batch block. */
 void top_render(struct top *t);
+/* Batch with --tasks or --latency: everything read goes to the figures,
+ * and a last block gives them since the start (what --report says of
+ * the recording of the same run). */
+void top_render_final(struct top *t);
 
 #endif /* RELAYTOP_TOP_SHOW_H */

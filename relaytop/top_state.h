@@ -36,7 +36,11 @@ struct top {
 	struct loop loop;
 	struct view frozen;		/* live and paused: what is shown */
 	struct stats frozen_st;		/* the statistics frozen.st shows */
+	struct sched_model frozen_now;	/* who ran, as frozen.model shows */
+	struct sched_model frozen_fig;	/* the figures frozen.figures shows */
 	bool output_failed;		/* writing the batch output failed */
+	unsigned long status_printed;	/* app.status_seq the batch printed */
+	char filter_text[256];		/* the filter as the command line */
 };
 
 #endif /* RELAYTOP_TOP_STATE_H */

@@ -33,15 +33,18 @@ void top_drain(struct top *t)
 void top_tick(struct top *t)
 {
 	struct source_state st;
-	uint64_t now;
+	uint64_t now, prev;
 
 	t->src.ops->state(t->src.self, &st);
 	/* a paused (or finished) replay stands where it is */
 	if (t->recorded && (t->app.paused || st.ended) &&
 	    t->app.out == OUT_CURSES)
 		return;
+	prev = t->tally.st.tick_ns;
 	now = t->src.ops->tick(t->src.self, t->app.interval);
-	stats_tick(&t->tally.st, now);
+	/* a recording is fed in time order up to now; live, every CPU's
+	 * records before the previous tick have been read by now */
+	tally_tick(&t->tally, now, t->recorded ? now : prev);
 	t->app.ticks++;
 	if (t->rec && !t->rec_failed)
 		recorder_flush(t->rec);
@@ -57,8 +60,11 @@ void top_tick(struct top *t)
 
 unsigned int top_key(struct top *t, int key)
 {
-	unsigned int react = controller_key(&t->app, &t->src, key);
+	unsigned int react = controller_key(&t->app, &t->src, key,
+					    t->tally.st.ncpus);
 
+	if (react & REACT_ZERO)
+		tally_zero(&t->tally);
 	if (react & REACT_PAUSE)
 		top_set_paused(t, t->app.paused);
 	if (react & REACT_INTERVAL) {

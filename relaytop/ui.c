@@ -26,20 +26,12 @@
 
 #include "events.h"
 #include "keys.h"
+#include "ui_paint.h"
+#include "ui_sched.h"
 #include "util.h"
-
-enum {
-	PAIR_HEADER = 1,
-	PAIR_WARN,		/* yellow */
-	PAIR_BAD,		/* red */
-	PAIR_SPARK,
-	PAIR_TYPE0,		/* one per event type */
-};
 
 static struct {
 	SCREEN *screen;
-	bool colors;
-	bool utf8;
 	char note[160];
 } ui;
 
@@ -80,14 +72,15 @@ static SCREEN *open_screen(void)
 	return scr;
 }
 
-int ui_init(const char **note)
+int ui_init(const char **note, bool colors)
 {
 	const char *codeset;
+	bool utf8 = false;
 
 	*note = NULL;
 	ui.note[0] = '\0';
 	if (setlocale(LC_ALL, "") && (codeset = nl_langinfo(CODESET)))
-		ui.utf8 = !strcmp(codeset, "UTF-8");
+		utf8 = !strcmp(codeset, "UTF-8");
 	ui.screen = open_screen();
 	if (!ui.screen) {
 		snprintf(ui.note, sizeof(ui.note), "no usable terminal type "
@@ -103,8 +96,9 @@ int ui_init(const char **note)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
-	ui.colors = has_colors();
-	if (ui.colors) {
+	colors = colors && has_colors();
+	paint_setup(colors, utf8);
+	if (colors) {
 		static const short type_colors[SCHED_RELAY_NR_EVENTS] = {
 			COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW, COLOR_MAGENTA,
 			COLOR_BLUE, COLOR_RED, COLOR_WHITE,
@@ -133,30 +127,27 @@ int ui_read_key(void)
 	c = getch();
 	if (c == ERR)
 		return -1;
-	if (c == KEY_RESIZE)
+	switch (c) {
+	case KEY_RESIZE:
 		return KEY_CODE_RESIZE;
+	case KEY_UP:
+		return KEY_CODE_UP;
+	case KEY_DOWN:
+		return KEY_CODE_DOWN;
+	case KEY_PPAGE:
+		return KEY_CODE_PGUP;
+	case KEY_NPAGE:
+		return KEY_CODE_PGDN;
+	case KEY_HOME:
+		return KEY_CODE_HOME;
+	case KEY_END:
+		return KEY_CODE_END;
+	}
+	if (c >= KEY_F(1) && c <= KEY_F(12))
+		return KEY_CODE_F(c - KEY_F(0));
 	return c;
 }
 
-static attr_t pair(int p)
-{
-	return ui.colors ? COLOR_PAIR(p) : A_NORMAL;
-}
-
-/* printf at (y, x), cut at the right edge. */
-__attribute__((format(printf, 3, 4)))
-static void put(int y, int x, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (y >= LINES || x >= COLS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	mvaddnstr(y, x, buf, COLS - x);
-}
 
 static void draw_header(const struct view *v)
 {
@@ -164,25 +155,25 @@ static void draw_header(const struct view *v)
 
 	fmt_elapsed(elapsed, sizeof(elapsed), v->elapsed);
 	attron(A_BOLD);
-	put(0, 0, "relaytop");
+	paint_put(0, 0, "relaytop");
 	attroff(A_BOLD);
 	if (v->replay)
-		put(0, 9, " replay of %s   at %s   every %gs%s", v->source,
+		paint_put(0, 9, " replay of %s   at %s   every %gs%s", v->source,
 		    elapsed, v->interval, v->ended ? "   (the end)" : "");
 	else if (v->have_cfg)
-		put(0, 9, " %s   gen %llu   up %s   every %gs", v->source,
+		paint_put(0, 9, " %s   gen %llu   up %s   every %gs", v->source,
 		    (unsigned long long)v->cfg.generation, elapsed,
 		    v->interval);
 	else
-		put(0, 9, " %s   up %s   every %gs", v->source, elapsed,
+		paint_put(0, 9, " %s   up %s   every %gs", v->source, elapsed,
 		    v->interval);
 	if (v->paused) {
 		attron(A_REVERSE);
-		put(0, COLS > 8 ? COLS - 8 : 0, " PAUSED ");
+		paint_put(0, COLS > 8 ? COLS - 8 : 0, " PAUSED ");
 		attroff(A_REVERSE);
 	}
 	if (!v->have_cfg) {
-		put(1, 0, "%s", v->replay ? "" : "no channel");
+		paint_put(1, 0, "%s", v->replay ? "" : "no channel");
 		return;
 	}
 	if (v->cfg.events == SCHED_RELAY_ALL_EVENTS)
@@ -190,16 +181,16 @@ static void draw_header(const struct view *v)
 	else
 		events_format(v->cfg.events, " ", events, sizeof(events));
 	fmt_size(buf, sizeof(buf), v->cfg.geom.subbuf_size);
-	put(1, 0, "%u x %s per CPU  %s  %s  events: %s",
+	paint_put(1, 0, "%u x %s per CPU  %s  %s  events: %s",
 	    v->cfg.geom.n_subbufs, buf,
 	    v->cfg.overwrite ? "overwrite" : "no-overwrite",
 	    v->cfg.enabled ? "enabled" : "DISABLED", events);
 	if (v->record_path) {
 		fmt_count(buf, sizeof(buf), (double)v->record_bytes, true);
-		attron(A_BOLD | pair(PAIR_BAD));
-		put(2, 0, "recording");
-		attroff(A_BOLD | pair(PAIR_BAD));
-		put(2, 10, "to %s: %llu events, %sB", v->record_path,
+		attron(A_BOLD | paint_pair(PAIR_BAD));
+		paint_put(2, 0, "recording");
+		attroff(A_BOLD | paint_pair(PAIR_BAD));
+		paint_put(2, 10, "to %s: %llu events, %sB", v->record_path,
 		    (unsigned long long)v->record_events, buf);
 	}
 }
@@ -233,10 +224,10 @@ static void draw_mix(int y, int x, int width, const struct cpu_stats *c)
 	for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++) {
 		char letter = (char)(event_type((unsigned int)t)->key - 'a' + 'A');
 
-		attron(pair(PAIR_TYPE0 + t));
+		attron(paint_pair(PAIR_TYPE0 + t));
 		for (int i = 0; i < cols[t] && x + i < COLS; i++)
 			addch((chtype)letter);
-		attroff(pair(PAIR_TYPE0 + t));
+		attroff(paint_pair(PAIR_TYPE0 + t));
 		x += cols[t];
 	}
 }
@@ -250,7 +241,7 @@ static void draw_spark(int y, int x, int width, const struct cpu_stats *c,
 	};
 	static const char ascii[] = " .:-=+*#%@";
 	unsigned char levels[STATS_HISTORY];
-	unsigned int n = ui.utf8 ? ARRAY_SIZE(blocks) : sizeof(ascii) - 1;
+	unsigned int n = paint_utf8() ? ARRAY_SIZE(blocks) : sizeof(ascii) - 1;
 
 	if (width <= 0 || y >= LINES || x >= COLS)
 		return;
@@ -258,121 +249,172 @@ static void draw_spark(int y, int x, int width, const struct cpu_stats *c,
 		width = STATS_HISTORY;
 	stats_sparkline(c, scale, (unsigned int)width, n, levels);
 	move(y, x);
-	attron(pair(PAIR_SPARK));
+	attron(paint_pair(PAIR_SPARK));
 	for (int i = 0; i < width && x + i < COLS; i++) {
-		if (ui.utf8)
+		if (paint_utf8())
 			addstr(blocks[levels[i]]);
 		else
 			addch((chtype)ascii[levels[i]]);
 	}
-	attroff(pair(PAIR_SPARK));
+	attroff(paint_pair(PAIR_SPARK));
 }
 
 #define MIX_WIDTH 12
 
 static void draw_row(int y, const char *name, const struct cpu_stats *c,
-		     double scale, bool bold)
+		     int spark_x, double scale, bool bold)
 {
 	char ev[16], by[16], dr[16], drs[16], lo[16];
 	int fill = (int)(c->fill * 100 + 0.5);
 	attr_t drop_attr = A_NORMAL, fill_attr = A_NORMAL, b = bold ? A_BOLD : 0;
-	int x;
 
 	fmt_count(ev, sizeof(ev), c->events_rate, false);
 	fmt_count(by, sizeof(by), c->bytes_rate, true);
-	fmt_count(dr, sizeof(dr), (double)c->dropped, false);
+	fmt_count(dr, sizeof(dr), (double)c->shown_dropped, false);
 	fmt_count(drs, sizeof(drs), c->dropped_rate + c->lost_rate, false);
-	fmt_count(lo, sizeof(lo), (double)c->lost, false);
+	fmt_count(lo, sizeof(lo), (double)c->shown_lost, false);
 	if (c->dropped_rate > 0 || c->lost_rate > 0)
-		drop_attr = A_BOLD | pair(PAIR_BAD);
-	else if (c->dropped || c->lost)
-		drop_attr = pair(PAIR_WARN);
+		drop_attr = A_BOLD | paint_pair(PAIR_BAD);
+	else if (c->shown_dropped || c->shown_lost)
+		drop_attr = paint_pair(PAIR_WARN);
 	if (fill >= 75)
-		fill_attr = A_BOLD | pair(PAIR_BAD);
+		fill_attr = A_BOLD | paint_pair(PAIR_BAD);
 	else if (fill >= 50)
-		fill_attr = pair(PAIR_WARN);
+		fill_attr = paint_pair(PAIR_WARN);
 
 	attron(b);
-	put(y, 0, "%3s %8s %8s", name, ev, by);
+	paint_put(y, 0, "%3s %8s %8s", name, ev, by);
 	attroff(b);
 	attron(drop_attr | b);
-	put(y, 21, " %7s %6s %6s", dr, drs, lo);
+	paint_put(y, 21, " %7s %6s %6s", dr, drs, lo);
 	attroff(drop_attr | b);
 	attron(fill_attr | b);
-	put(y, 43, " %3d%%", fill);
+	paint_put(y, 43, " %3d%%", fill);
 	attroff(fill_attr | b);
-	x = 49;
-	draw_mix(y, x, MIX_WIDTH, c);
-	x += MIX_WIDTH + 1;
-	draw_spark(y, x, COLS - x, c, scale);
+	draw_mix(y, 49, MIX_WIDTH, c);
+	draw_spark(y, spark_x, COLS - spark_x, c, scale);
 }
 
-static void draw_table(const struct view *v, int top, int bottom)
+#define RUN_X (49 + MIX_WIDTH + 1)	/* the RUNNING column */
+#define RUN_WIDTH 13
+
+/* Who runs on cpu now, as the model says. */
+static void draw_running(int y, const struct view *v, unsigned int cpu)
+{
+	struct sched_task t;
+	const char *what = "?";
+
+	if (!v->model)
+		return;
+	if (sched_model_current(v->model, cpu, &t))
+		what = t.pid ? t.comm : "idle";
+	paint_put(y, RUN_X, "%-*.*s", RUN_WIDTH - 1, RUN_WIDTH - 1, what);
+}
+
+static unsigned int draw_table(const struct view *v, int top, int bottom)
 {
 	unsigned int *order = xcalloc(v->st->ncpus + 1, sizeof(*order));
-	unsigned int n = stats_order(v->st, v->sort, order);
-	int spark_width = COLS - (49 + MIX_WIDTH + 1);
+	unsigned int n = stats_order(v->st, v->sort, order), first;
+	int spark_x = RUN_X + (v->model ? RUN_WIDTH : 0);
+	int spark_width = COLS - spark_x;
 	double scale = stats_history_max(v->st, spark_width > 0 ?
 					 (unsigned int)spark_width : 1);
 	int y = top + 1, room = bottom - top - 2;	/* minus header, total */
+	char bar[256];
 
-	attron(A_REVERSE | pair(PAIR_HEADER));
-	mvhline(top, 0, ' ', COLS);
-	put(top, 0, "CPU %8s %8s %7s %6s %6s %4s %-*s HISTORY", "EVENTS/s",
-	    "BYTES/s", "DROPPED", "DROP/s", "LOST", "FILL", MIX_WIDTH, "MIX");
-	if (v->sort != SORT_CPU)
-		put(top, COLS > 20 ? COLS - 18 : 0, " sort: %s",
-		    stats_sort_name(v->sort));
-	attroff(A_REVERSE | pair(PAIR_HEADER));
-	for (unsigned int i = 0; i < n && (int)i < room; i++, y++) {
+	if (v->summary)
+		n = 0;
+	if (room < 0)
+		room = 0;
+	first = paint_first_row(v->scroll, n, (unsigned int)room);
+	snprintf(bar, sizeof(bar), "CPU %8s %8s %7s %6s %6s %4s %-*s %s",
+		 "EVENTS/s", "BYTES/s", "DROPPED", "DROP/s", "LOST", "FILL",
+		 MIX_WIDTH, "MIX", v->model ? "RUNNING      HISTORY" :
+		 "HISTORY");
+	paint_bar(top, bar);
+	attron(A_REVERSE | paint_pair(PAIR_HEADER));
+	if (n > (unsigned int)room)
+		paint_put(top, COLS > 28 ? COLS - 26 : 0, " CPUs %u-%u of %u ",
+			  first, first + (unsigned int)room - 1, n);
+	else if (v->sort != SORT_CPU)
+		paint_put(top, COLS > 20 ? COLS - 18 : 0, " sort: %s",
+			  stats_sort_name(v->sort));
+	attroff(A_REVERSE | paint_pair(PAIR_HEADER));
+	for (unsigned int i = first; i < n && (int)(i - first) < room; i++, y++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "%u", order[i]);
-		draw_row(y, name, &v->st->cpu[order[i]], scale, false);
+		draw_row(y, name, &v->st->cpu[order[i]], spark_x, scale, false);
+		draw_running(y, v, order[i]);
 	}
-	if ((int)n > room && room > 0)
-		put(y - 1, 0, "... %u more CPUs (a larger terminal shows them)",
-		    n - (unsigned int)room + 1);
 	/* the total's history has its own scale: it sums the CPUs */
-	draw_row(y, "all", &v->st->total,
+	draw_row(y, "all", &v->st->total, spark_x,
 		 stats_cpu_history_max(&v->st->total, spark_width > 0 ?
 				       (unsigned int)spark_width : 1), true);
 	free(order);
+	return first;
 }
 
-static void draw_help(void)
+/* The help: the keys, the columns of each view; from line first on. */
+static unsigned int draw_help(unsigned int scroll, int top, int bottom)
 {
+	static const char *const columns[] = {
+		"CPUs view",
+		"  DROPPED  events the producer dropped (buffer full), since the reset or z",
+		"  DROP/s   dropped and lost per second, in red while it happens",
+		"  LOST     events overwritten before relaytop read them",
+		"  FILL     how far relaytop was behind, at worst, in the interval",
+		"  MIX      the event types' shares: S switch, W wakeup, N wakeup_new,",
+		"           M migrate, F fork, X exit, K waking",
+		"  RUNNING  the task on the CPU now (idle; ?: not known since a gap)",
+		"Tasks view (t): the last interval, one behind; c: one CPU",
+		"  SW/s     switched in per second     WAKE/s  woken per second",
+		"  MIG/s    migrated per second        INV%    switched out still runnable",
+		"  CPU%     ran, share of one CPU      LAST    CPU last switched in on",
+		"  LATAVG LATMAX  wakeup (or waking) to switch-in, mean and max",
+		"Latency view (l): wakeup to switch-in per CPU, the last interval",
+		"  MISSED   wakeups whose switch-in fell in a counted gap",
+		"  P50 P90 P99  at most 1/16 above the true value; MAX exact",
+	};
 	size_t n;
 	const struct key_binding *keys = keys_table(&n);
-	int y = 4;
+	char lines[96][160];
+	bool bold[96] = { false };
+	unsigned int total = 0, first, room = bottom > top ?
+					      (unsigned int)(bottom - top) : 0;
+	int y = top;
 
-	attron(A_BOLD);
-	put(y++, 2, "Keys");
-	attroff(A_BOLD);
-	for (size_t i = 0; i < n; i++) {
-		if (!keys[i].label)
-			continue;
-		put(y++, 4, "%-8s %s", keys[i].label, keys[i].help);
+	bold[total] = true;
+	snprintf(lines[total++], sizeof(lines[0]), "Keys");
+	for (size_t i = 0; i < n && total < 90 - ARRAY_SIZE(columns); i++)
+		if (keys[i].label)
+			snprintf(lines[total++], sizeof(lines[0]), "  %-8s %s",
+				 keys[i].label, keys[i].help);
+	lines[total++][0] = '\0';
+	bold[total] = true;
+	snprintf(lines[total++], sizeof(lines[0]), "Columns");
+	for (size_t i = 0; i < ARRAY_SIZE(columns); i++)
+		snprintf(lines[total++], sizeof(lines[0]), "%s", columns[i]);
+	lines[total++][0] = '\0';
+	snprintf(lines[total++], sizeof(lines[0]),
+		 "h, ?, F1 or Esc returns; arrows scroll");
+	if (total > room && room > 1)
+		room--;		/* for the line that says there is more */
+	first = paint_first_row(scroll, total, room);
+	for (unsigned int row = first; row < first + room && row < total; row++) {
+		if (bold[row])
+			attron(A_BOLD);
+		paint_put(y++, 2, "%s", lines[row]);
+		if (bold[row])
+			attroff(A_BOLD);
 	}
-	y++;
-	attron(A_BOLD);
-	put(y++, 2, "Columns");
-	attroff(A_BOLD);
-	put(y++, 4, "DROPPED  events the producer dropped (buffer full), since the reset");
-	put(y++, 4, "DROP/s   dropped and lost per second, in red while it happens");
-	put(y++, 4, "LOST     events overwritten before relaytop read them");
-	put(y++, 4, "FILL     how far relaytop was behind, at worst, in the interval");
-	put(y, 4, "MIX      ");
-	for (int t = 0, x = 13; t < SCHED_RELAY_NR_EVENTS; t++) {
-		const struct event_type *e = event_type((unsigned int)t);
-
-		attron(pair(PAIR_TYPE0 + t));
-		put(y, x, "%c=%s ", e->key - 'a' + 'A', e->name);
-		attroff(pair(PAIR_TYPE0 + t));
-		x += (int)strlen(e->name) + 3;
+	if (first + room < total && room) {
+		attron(A_REVERSE);
+		paint_put(bottom - 1, 2, " %u more lines: Down or PgDn ",
+			  total - first - room);
+		attroff(A_REVERSE);
 	}
-	y += 2;
-	put(y, 2, "h, ? or Esc returns");
+	return first;
 }
 
 void ui_repaint(void)
@@ -381,30 +423,36 @@ void ui_repaint(void)
 		clearok(curscr, TRUE);
 }
 
-void ui_draw(const struct view *v)
+unsigned int ui_draw(const struct view *v)
 {
 	int status_y = LINES - 1;
+	unsigned int first;
 
 	if (!ui.screen)
-		return;
+		return v->scroll;
 	erase();
 	draw_header(v);
 	if (v->show_help)
-		draw_help();
+		first = draw_help(v->scroll, 3, status_y);
+	else if (v->mode == VIEW_TASKS)
+		first = ui_draw_tasks(v, 3, status_y - 1);
+	else if (v->mode == VIEW_LATENCY)
+		first = ui_draw_latency(v, 3, status_y - 1);
 	else
-		draw_table(v, 4, status_y - 1);
+		first = draw_table(v, 4, status_y - 1);
 	if (v->prompt) {
 		attron(A_BOLD);
-		put(status_y, 0, "%s", v->prompt);
+		paint_put(status_y, 0, "%s", v->prompt);
 		attroff(A_BOLD);
 	} else if (v->status && v->status[0]) {
-		attr_t a = v->status_error ? A_BOLD | pair(PAIR_BAD) : A_NORMAL;
+		attr_t a = v->status_error ? A_BOLD | paint_pair(PAIR_BAD) : A_NORMAL;
 
 		attron(a);
-		put(status_y, 0, "%s", v->status);
+		paint_put(status_y, 0, "%s", v->status);
 		attroff(a);
 	} else {
-		put(status_y, 0, "h: help  q: quit");
+		paint_put(status_y, 0, "h: help  q: quit");
 	}
 	refresh();
+	return first;
 }

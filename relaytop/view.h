@@ -13,6 +13,13 @@
 #include "control.h"
 #include "sched_model.h"
 #include "stats.h"
+#include "task_table.h"
+
+enum view_mode {
+	VIEW_CPUS,		/* per-CPU rates, drops, who runs */
+	VIEW_TASKS,		/* the tasks table (task_table.h) */
+	VIEW_LATENCY,		/* wakeup to switch-in, per CPU, histogram */
+};
 
 struct view {
 	const char *source;		/* channel directory or recording */
@@ -22,8 +29,20 @@ struct view {
 	bool channel_ok;		/* buffers mapped (live) */
 	const struct stats *st;
 	/* who runs on each CPU (sched_model_current()), or NULL when not
-	 * followed; live even while the figures are paused */
+	 * followed; a copy, as the figures, while a live screen is paused */
 	const struct sched_model *model;
+	/* the figures (tasks, latency): every CPU's records in time order,
+	 * one interval behind; NULL when not followed */
+	const struct sched_model *figures;
+	enum view_mode mode;
+	struct task_table_opts tasks;
+	bool summary;			/* only the all row */
+	unsigned int scroll;		/* first row shown */
+	bool batch_tasks;		/* batch: a tasks block too (--tasks) */
+	bool batch_latency;		/* batch: a latency block (--latency) */
+	bool final;			/* the last block: since the start */
+	bool status_new;		/* batch: the status not printed yet */
+	const char *filter;		/* "-p 12 -C 0-3", or "" */
 	double elapsed;			/* seconds since the start */
 	double interval;		/* refresh interval, seconds */
 	enum stats_sort sort;

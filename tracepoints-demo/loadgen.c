@@ -9,7 +9,8 @@
  *	echo:   wait for token, send it back            (switch to driver)
  *
  * so one round trip is two voluntary context switches and two wake-ups on
- * that CPU.  Flat out by default; with -r the drivers pace themselves to a
+ * that CPU.  The threads are named lgd-CPU-N (driver) and lge-CPU-N (echo)
+ * for pair N of the CPU, so a scheduler view can tell them apart.  Flat out by default; with -r the drivers pace themselves to a
  * number of switches per second per CPU.  It runs for -t seconds or until
  * SIGINT/SIGTERM and then prints, per CPU, the switches it made (its own
  * count: two per round trip) and the switches the kernel counted for its
@@ -566,6 +567,19 @@ static void print_report(const struct options *opt, const struct pair *pairs,
 	       total, elapsed_ns, task_total, system_ctxt);
 }
 
+/* lgd-CPU-N and lge-CPU-N (a name is at most 15 characters). */
+static void name_threads(struct pair *p, unsigned int n)
+{
+	char name[32];
+
+	/* CPU < CPU_SETSIZE and n < MAX_PAIRS: it fits in 15 */
+	snprintf(name, sizeof(name), "lgd-%d-%u", p->cpu % CPU_SETSIZE,
+		 n % MAX_PAIRS);
+	pthread_setname_np(p->driver, name);
+	name[2] = 'e';
+	pthread_setname_np(p->echo, name);
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt;
@@ -615,6 +629,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "loadgen: pthread_create: %s\n", strerror(err));
 			return 1;
 		}
+		name_threads(&pairs[i], i % opt.pairs);
 	}
 
 	pthread_barrier_wait(&sh.ready);

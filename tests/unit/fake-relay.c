@@ -142,6 +142,8 @@ bool fake_relay_event(struct fake_relay *f, uint8_t type)
 		rec->target_cpu = (uint16_t)f->cpu;
 		rec->orig_cpu = (uint16_t)f->cpu;
 	}
+	if (f->fill)
+		f->fill(f->fill_arg, rec);
 	if (!h->first_ts)
 		__atomic_store_n(&h->first_ts, rec->ts, __ATOMIC_RELAXED);
 	f->offset += sizeof(*rec);

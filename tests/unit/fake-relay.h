@@ -42,6 +42,11 @@ struct fake_relay {
 	bool old_order;		/* set headers up as version 1 did */
 	void (*stall)(void *arg);	/* called inside the set-up */
 	void *stall_arg;
+	/* tests that script what records say: called on each record
+	 * written, after it is filled in, before it is committed (the
+	 * event number is the relay's: leave it) */
+	void (*fill)(void *arg, struct sched_relay_record *rec);
+	void *fill_arg;
 };
 
 /* relay_open(): the first sub-buffer is started at once. */

@@ -3,8 +3,11 @@
  * t-batch.c - pins the batch output (relaytop/batch.c) that scripts read:
  * a '#' line with the interval and the channel's state, a column header,
  * one line per present CPU in sort order with plain numbers (rates,
- * drops, losses, fill percent, per-type counts), an "all" line, a blank
- * line; and a recording's closing summary per CPU.
+ * drops, losses, fill percent, per-type counts, the pid running now),
+ * an "all" line, a blank line; the status line only in the block after
+ * it changed (a reset is said once); with --tasks and --latency the
+ * tasks and latency tables of the figures, and since the start in the
+ * final block; and a recording's closing summary per CPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +56,7 @@ static void test_block(void)
 	v.cfg.enabled = true;
 	v.cfg.events = 3;
 	v.status = "channel reset (generation 4)";
+	v.status_new = true;
 	text = capture_block(&v);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), lines++) {
@@ -107,6 +111,64 @@ static void test_block(void)
 	stats_free(&st);
 }
 
+/* The status once; who runs; the figures' tables. */
+static void test_status_running_figures(void)
+{
+	struct stats st;
+	struct sched_model now, fig;
+	struct sched_relay_record r;
+	struct view v = { 0 };
+	char *text;
+
+	stats_init(&st, 1, 0);
+	stats_cpu_present(&st, 0, true);
+	stats_tick(&st, SEC);
+	sched_model_init(&now, 1);
+	sched_model_init(&fig, 1);
+	memset(&r, 0, sizeof(r));
+	r.type = SCHED_RELAY_SWITCH;
+	r.ts = 100;
+	r.pid2 = r.tgid2 = 77;
+	snprintf(r.comm2, sizeof(r.comm2), "worker");
+	sched_model_record(&now, 0, &r, NULL);
+	sched_model_record(&fig, 0, &r, NULL);
+	sched_model_interval(&fig, SEC);
+	v.st = &st;
+	v.model = &now;
+	v.status = "channel reset (generation 4)";
+	v.status_new = false;
+	text = capture_block(&v);
+	check(strstr(text, "channel reset") == NULL);
+	check(strstr(text, " running\n") != NULL);
+	check(strstr(text, "      77\nall ") != NULL);
+	check(strstr(text, "# tasks") == NULL);
+	free(text);
+	v.figures = &fig;
+	v.filter = "-C 0";
+	v.batch_tasks = v.batch_latency = true;
+	v.tasks.cpu = -1;
+	v.tasks.sort = TCOL_CPU;
+	text = capture_block(&v);
+	check(strstr(text, "# tasks the last interval -C 0\n") != NULL);
+	/* switched in once, ran from 100 ns to the interval's end */
+	check(strstr(text, "\n77             1        1.0        0.0        0.0   0.0  100.0    0 ") != NULL);
+	check(strstr(text, "worker\n") != NULL);
+	check(strstr(text, "# latency interval 1.000s: wakeup to switch-in -C 0\n") != NULL);
+	check(strstr(text, "\nall           0        0 ") != NULL);
+	free(text);
+	v.final = true;
+	text = capture_block(&v);
+	check(strstr(text, "interval 1.000s final") != NULL);
+	check(strstr(text, "# tasks since the start -C 0\n") != NULL);
+	check(strstr(text, "# latency since the start: wakeup to switch-in") != NULL);
+	if (test_failed())
+		test_msg("block:\n%s", text);
+	free(text);
+	sched_model_free(&now);
+	sched_model_free(&fig);
+	stats_free(&st);
+}
+
 static void test_record_summary(void)
 {
 	struct recorder rec = { 0 };
@@ -138,6 +200,7 @@ static void test_record_summary(void)
 
 int main(void)
 {
+	TEST(test_status_running_figures(), "the status once, who runs, the tasks and latency tables");
 	TEST(test_block(), "a batch block: state line, header, CPU lines, all line");
 	TEST(test_record_summary(), "a recording's summary: events, dropped, lost per CPU");
 	return test_done();

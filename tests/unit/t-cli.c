@@ -3,7 +3,10 @@
  * t-cli.c - pins the command line (relaytop/cli.c): defaults; -d takes
  * fractions and refuses junk, zero and huge values; -n takes a positive
  * whole number; -t a duration; long options; --record/--dump/--replay/
- * --export-* exclude each other; an export takes exactly one recording; unknown options, missing arguments and stray
+ * --report/--export-* exclude each other; an export takes exactly one
+ * recording; -p, --comm and -C fill the filter and refuse bad lists;
+ * --tasks, --latency, --no-color and NO_COLOR; unknown options, missing
+ * arguments and stray
  * arguments are refused with a message naming them; the usage text
  * mentions every option.
  */
@@ -76,6 +79,28 @@ static void test_values(void)
 	check(rc == 0 && o.version);
 	rc = parse(&o, err, "--help", NULL, NULL, NULL);
 	check(rc == 0 && o.help);
+	rc = parse(&o, err, "--report", "r.bin", "-p", "12,34");
+	check_int(rc, ==, 0);
+	check_str(o.report, "r.bin");
+	check_uint(o.filter.npids, ==, 2);
+	check_int(o.filter.pids[1], ==, 34);
+	rc = parse(&o, err, "--comm", "loadgen", "--cpu", "0-1,3");
+	check_int(rc, ==, 0);
+	check_str(o.filter.comm, "loadgen");
+	check(filter_cpu(&o.filter, 3) && !filter_cpu(&o.filter, 2));
+	rc = parse(&o, err, "--tasks", "--latency", "--no-color", "-C0");
+	check_int(rc, ==, 0);
+	check(o.tasks && o.latency && o.no_color);
+	unsetenv("NO_COLOR");
+	rc = parse(&o, err, "-b", NULL, NULL, NULL);
+	check(rc == 0 && !o.no_color);
+	setenv("NO_COLOR", "1", 1);
+	rc = parse(&o, err, "-b", NULL, NULL, NULL);
+	check(rc == 0 && o.no_color);
+	setenv("NO_COLOR", "", 1);		/* empty: as unset */
+	rc = parse(&o, err, "-b", NULL, NULL, NULL);
+	check(rc == 0 && !o.no_color);
+	unsetenv("NO_COLOR");
 }
 
 static void expect_error(const char *a1, const char *a2, const char *a3,
@@ -110,6 +135,11 @@ static void test_errors(void)
 	expect_error("--record=", NULL, NULL, "--record needs a file name");
 	expect_error("--export-ctf", "dir", NULL, "needs the recording to export");
 	expect_error("--dump", "a", "--export-ctf=d", "exclude each other");
+	expect_error("--report", "a", "--dump=b", "exclude each other");
+	expect_error("-p", "1,,2", NULL, "-p 1,,2: not a list of process ids");
+	expect_error("-p", "x", NULL, "-p x: not a list");
+	expect_error("-C", "3-1", NULL, "-C 3-1: not a CPU list");
+	expect_error("--comm", "a-name-longer-than-16", NULL, "a task name is 1 to 16");
 	{
 		struct options o;
 		char err[256];
@@ -125,7 +155,8 @@ static void test_usage(void)
 	static const char *const opts[] = {
 		"--channel", "--delay", "--iterations", "--time", "--batch",
 		"--record", "--no-ui", "--dump", "--replay", "--help",
-		"--version", "--export-ctf", "--export-perfetto",
+		"--version", "--export-ctf", "--export-perfetto", "--report",
+		"--tasks", "--latency", "--pid", "--comm", "--cpu", "--no-color",
 	};
 	char *text = NULL;
 	size_t len = 0;

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * t-keys.c - pins the keys (relaytop/keys.c, the commands of
- * relaytop/controller.c) on the live mode over a fake channel: q quits; h and ? toggle help; p and space pause; r writes "1"
- * to reset; + and - step the refresh interval through its ladder and stay
- * within it; s cycles the sort; e then a type letter toggles that type in
- * events (Esc cancels, an unknown letter is refused); o toggles overwrite;
+ * relaytop/controller.c) on the live mode over a fake channel: q and F10
+ * quit; h, ? and F1 toggle help; p and space pause; r, e and o ask y/n
+ * first and change nothing but on y: then r writes "1" to reset, e then
+ * a type letter toggles that type in events (Esc cancels, an unknown
+ * letter is refused), o toggles overwrite; + and - step the refresh
+ * interval through its ladder and stay within it; s and F6 cycle the
+ * sort of the view shown; t and l switch to the tasks and latency views
+ * and back; I reverses the tasks' sort, g groups them by process, c
+ * steps through all CPUs and each, 1 toggles the summary, z zeroes
+ * relaytop's own counters (not the channel's), arrows and pages scroll;
  * an unknown key says so; keys that change the channel refuse to while
  * replaying (a replay source is asked, and says no); every table entry
  * with help text has a label and a command.
@@ -96,11 +102,70 @@ static void test_simple_keys(void)
 	top_key(&r.t, 's');
 	top_key(&r.t, 's');
 	check_int(r.t.app.sort, ==, SORT_CPU);
+	top_key(&r.t, KEY_CODE_F(6));
+	check_int(r.t.app.sort, ==, SORT_EVENTS);
 	top_key(&r.t, 'Z');
 	check(r.t.app.status_error);
 	check(strstr(r.t.app.status, "unknown key") != NULL);
+	top_key(&r.t, KEY_CODE_F(1));
+	check(r.t.app.show_help);
+	top_key(&r.t, 'h');
 	top_key(&r.t, 'q');
 	check(r.t.app.quit);
+	r.t.app.quit = false;
+	top_key(&r.t, KEY_CODE_F(10));
+	check(r.t.app.quit);
+	rig_stop(&r);
+}
+
+static void test_view_keys(void)
+{
+	struct rig r;
+	unsigned int react;
+
+	if (!check(rig_start(&r)))
+		return;
+	top_key(&r.t, 't');
+	check_int(r.t.app.mode, ==, VIEW_TASKS);
+	top_key(&r.t, 's');		/* the tasks' sort, not the CPUs' */
+	check_int(r.t.app.tasks.sort, ==, (TCOL_CPU + 1) % TCOL_NR);
+	check_int(r.t.app.sort, ==, SORT_CPU);
+	top_key(&r.t, 'I');
+	check(r.t.app.tasks.reverse);
+	check(strstr(r.t.app.status, "reversed") != NULL);
+	top_key(&r.t, 'g');
+	check(r.t.app.tasks.group);
+	top_key(&r.t, 'l');
+	check_int(r.t.app.mode, ==, VIEW_LATENCY);
+	top_key(&r.t, 'l');
+	check_int(r.t.app.mode, ==, VIEW_CPUS);
+	/* c: all, CPU 0, CPU 1, all (the fake channel has 2) */
+	check_int(r.t.app.tasks.cpu, ==, -1);
+	top_key(&r.t, 'c');
+	check_int(r.t.app.tasks.cpu, ==, 0);
+	top_key(&r.t, 'c');
+	check_int(r.t.app.tasks.cpu, ==, 1);
+	top_key(&r.t, 'c');
+	check_int(r.t.app.tasks.cpu, ==, -1);
+	top_key(&r.t, '1');
+	check(r.t.app.summary);
+	top_key(&r.t, KEY_CODE_DOWN);
+	top_key(&r.t, KEY_CODE_PGDN);
+	check_uint(r.t.app.scroll, ==, 11);
+	top_key(&r.t, KEY_CODE_UP);
+	check_uint(r.t.app.scroll, ==, 10);
+	top_key(&r.t, KEY_CODE_PGUP);
+	top_key(&r.t, KEY_CODE_PGUP);
+	check_uint(r.t.app.scroll, ==, 0);
+	/* z: relaytop's counts from now; the channel is not written */
+	r.t.tally.st.cpu[0].lost = 5;
+	r.t.tally.st.cpu[0].dropped = 7;
+	react = top_key(&r.t, 'z');
+	check(react & REACT_ZERO);
+	check_uint(r.t.tally.st.cpu[0].zero_lost, ==, 5);
+	check_uint(r.t.tally.st.cpu[0].zero_dropped, ==, 7);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, 7);	/* the status report's */
+	check_str(written(&r.fc, "reset"), "");
 	rig_stop(&r);
 }
 
@@ -159,22 +224,37 @@ static void test_channel_keys(void)
 	if (!check(rig_start(&r)))
 		return;
 	top_key(&r.t, 'r');
+	check(strstr(controller_prompt(&r.t.app), "(y/n)") != NULL);
+	check_str(written(&r.fc, "reset"), "");
+	top_key(&r.t, 'n');
+	check_str(written(&r.fc, "reset"), "");
+	check(strstr(r.t.app.status, "cancelled") != NULL);
+	check(controller_prompt(&r.t.app) == NULL);
+	top_key(&r.t, 'r');
+	top_key(&r.t, 'y');
 	check_str(written(&r.fc, "reset"), "1");
 	check(!r.t.app.status_error);
 	top_key(&r.t, 'e');
+	top_key(&r.t, 'y');
 	check(controller_prompt(&r.t.app) != NULL);
 	top_key(&r.t, 'w');		/* wakeup off */
 	check(controller_prompt(&r.t.app) == NULL);
 	check_str(written(&r.fc, "events"), "0x7d");
 	check(strstr(r.t.app.status, "wakeup off") != NULL);
 	top_key(&r.t, 'e');
+	top_key(&r.t, 'y');
 	top_key(&r.t, KEY_CODE_ESC);	/* cancelled */
 	check(strstr(r.t.app.status, "unchanged") != NULL);
 	top_key(&r.t, 'e');
+	top_key(&r.t, 'y');
 	top_key(&r.t, 'z');		/* no such type */
 	check(r.t.app.status_error);
 	check(controller_prompt(&r.t.app) == NULL);
 	top_key(&r.t, 'o');
+	top_key(&r.t, KEY_CODE_ESC);	/* not y: unchanged */
+	check_str(written(&r.fc, "overwrite"), "0");
+	top_key(&r.t, 'o');
+	top_key(&r.t, 'y');
 	check_str(written(&r.fc, "overwrite"), "1");
 	/* while replaying, the channel is not touched: the keys go to a
 	 * replay source */
@@ -196,12 +276,13 @@ static void test_table(void)
 			labelled++;
 		}
 	}
-	check_int(labelled, >=, 10);
+	check_int(labelled, >=, 18);
 }
 
 int main(void)
 {
 	TEST(test_simple_keys(), "q, h/?, p/space, s, unknown keys");
+	TEST(test_view_keys(), "t, l, s in a view, I, g, c, 1, arrows and pages, z");
 	TEST(test_interval_ladder(), "+ and - step the refresh interval within its ladder");
 	TEST(test_channel_keys(), "r, e+letter, o write the channel's attributes");
 	TEST(test_table(), "the key table is complete for the help screen");

@@ -13,6 +13,7 @@
  * across buffers that go away;
  * and the recording says all of it: records per CPU, drops, the reset and
  * the disappearance, matching what the producers did; a paused screen
+ * (its CPU figures, who runs, the tasks and latency figures)
  * stands still (its figures are a copy) while reading goes on, and shows
  * the live figures again once resumed; buffers that cannot be handed
  * back (opened read-only) are announced in no-overwrite mode, where the
@@ -351,16 +352,22 @@ static void test_pause_freezes_view(void)
 {
 	struct rig r;
 	struct view v;
+	struct sched_task before, now;
+	unsigned int intervals;
 	uint64_t shown;
 
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
+	r.t.tally.follow_tasks = true;	/* as with a screen */
+	tally_figures(&r.t.tally, true);
 	fake_relay_events(&r.fc.relay[0], 100);
 	top_drain(&r.t);
 	top_tick(&r.t);
 	top_view(&r.t, &v);
 	shown = v.st->cpu[0].events;
 	check_uint(shown, ==, 100);
+	check(sched_model_current(v.model, 0, &before));
+	intervals = v.figures->intervals;
 
 	top_set_paused(&r.t, true);
 	fake_relay_events(&r.fc.relay[0], 50);
@@ -369,6 +376,13 @@ static void test_pause_freezes_view(void)
 	top_view(&r.t, &v);
 	check(v.paused);
 	check_uint(v.st->cpu[0].events, ==, shown);	/* stands still */
+	/* who runs and the tasks' and latency figures too */
+	check(sched_model_current(v.model, 0, &now));
+	check_int(now.pid, ==, before.pid);
+	check(sched_model_current(&r.t.tally.model, 0, &now));
+	check_int(now.pid, !=, before.pid);		/* the live one moved */
+	check_uint(v.figures->intervals, ==, intervals);
+	check_uint(r.t.tally.merged.intervals, >, intervals);
 	check_uint(r.t.tally.st.cpu[0].events, ==, 150);	/* reading went on */
 	r.t.app.sort = SORT_EVENTS;
 	top_view(&r.t, &v);

@@ -8,6 +8,13 @@
  * - h shows the help screen and h takes it away again;
  * - a resize redraws at the new width;
  * - an unknown TERM falls back to vt100 and says so instead of dying;
+ * - the CPU table has a RUNNING column naming who runs; 1 leaves only the
+ *   all row and 1 brings the CPUs back;
+ * - t shows the tasks view (its title, columns and the producer's
+ *   tasks), l the latency view (per CPU rows, all, the histogram's
+ *   header), and l again the CPU table; the help fits 80x24 by
+ *   scrolling;
+ * - with NO_COLOR (or --no-color) the screen has no colours;
  * - q quits with status 0 and gives the terminal back;
  * - recording with the screen on, closing the terminal (SIGHUP) still
  *   leaves a complete recording.
@@ -50,21 +57,26 @@ static void start_producer(void)
 	}
 }
 
-static char *capture(void)
+static char *capture_with(const char *flags)
 {
-	static char text[16384];
+	static char text[32768];
 	char cmd[128];
 	FILE *p;
 	size_t n;
 
-	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s 2>/dev/null",
-		 session);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p %s -t %s 2>/dev/null",
+		 flags, session);
 	p = popen(cmd, "r");
 	n = p ? fread(text, 1, sizeof(text) - 1, p) : 0;
 	text[n] = '\0';
 	if (p)
 		pclose(p);
 	return text;
+}
+
+static char *capture(void)
+{
+	return capture_with("");
 }
 
 /* Wait up to 10 s for holds(screen); what: what was waited for. */
@@ -214,6 +226,69 @@ static void test_resize(void)
 	check(wait_until(redrawn_wider, "the table redrawn wider than 80"));
 }
 
+static bool no_cpu_rows(const char *screen)
+{
+	return !strstr(screen, "\n  0 ") && strstr(screen, "\nall ");
+}
+
+static bool cpu_rows_back(const char *screen)
+{
+	return strstr(screen, "\n  0 ") && strstr(screen, "\n  3 ");
+}
+
+/* The RUNNING column names the fake producer's tasks ("next"). */
+static bool running_named(const char *screen)
+{
+	const char *row = strstr(screen, "\n  0 ");
+
+	return row && strstr(row, " next ") &&
+	       strstr(row, " next ") < strchr(row + 1, '\n');
+}
+
+static void test_views(void)
+{
+	check(wait_for("RUNNING"));
+	check(wait_until(running_named, "a CPU row naming who runs"));
+	tmux("tmux send-keys -t %s 1%s", "");
+	check(wait_until(no_cpu_rows, "only the all row"));
+	tmux("tmux send-keys -t %s 1%s", "");
+	check(wait_until(cpu_rows_back, "the CPU rows back"));
+	tmux("tmux send-keys -t %s t%s", "");
+	check(wait_for("TASKS all CPUs"));
+	check(wait_for("SW/s"));
+	check(wait_for(" next "));
+	tmux("tmux send-keys -t %s l%s", "");
+	check(wait_for("LATENCY wakeup -> switch-in"));
+	check(wait_for("P50"));
+	check(wait_for("usecs : count"));
+	check(strstr(capture(), "\nall ") != NULL);
+	tmux("tmux send-keys -t %s l%s", "");
+	check(wait_for("CPU EVENTS/s"));
+	/* the help scrolls to its last line */
+	tmux("tmux send-keys -t %s h%s", "");
+	check(wait_for("Keys"));
+	tmux("tmux send-keys -t %s NPage NPage NPage%s", "");
+	check(wait_for("F1 or Esc returns"));
+	tmux("tmux send-keys -t %s h%s", "");
+	check(wait_for("CPU EVENTS/s"));
+}
+
+static void test_no_color(void)
+{
+	/* colours: the header bar's background (cyan) */
+	check(strstr(capture_with("-e"), "46m") != NULL);
+	tmux("tmux send-keys -t %s q%s", "");
+	check(wait_for("EXITED=0"));
+	start_relaytop("NO_COLOR=1", "");
+	check(wait_for("CPU EVENTS/s"));
+	check(strstr(capture_with("-e"), "46m") == NULL);
+	tmux("tmux send-keys -t %s q%s", "");
+	check(wait_for("EXITED=0"));
+	start_relaytop("", "--no-color");
+	check(wait_for("CPU EVENTS/s"));
+	check(strstr(capture_with("-e"), "46m") == NULL);
+}
+
 static void test_quit(void)
 {
 	tmux("tmux send-keys -t %s q%s", "");
@@ -277,6 +352,8 @@ int main(void)
 	TEST(test_rates_move(), "rates move while the producer writes");
 	TEST(test_help(), "h shows the help and h takes it away");
 	TEST(test_resize(), "a resize redraws at the new size");
+	TEST(test_views(), "RUNNING, the summary toggle, the tasks and latency views, the help scrolls");
+	TEST(test_no_color(), "NO_COLOR and --no-color: no colours");
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");
 	TEST(test_hangup_while_recording(), "a closed terminal (SIGHUP) still leaves a complete recording");

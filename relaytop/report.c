@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* report.c - relaytop --report (see report.h). */
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record_merge.h"
+#include "sched_model.h"
+#include "sched_text.h"
+#include "util.h"
+
+/* What each item of the recording means to the model (as dump.c). */
+static void feed(struct sched_model *m, const struct record_stream *s,
+		 const struct record_item *it)
+{
+	switch (it->kind) {
+	case ITEM_RECORD:
+		if (it->cpu < s->rd.ncpus)
+			sched_model_record(m, it->cpu, it->rec, NULL);
+		break;
+	case ITEM_CONFIG:
+		sched_model_events(m, it->config.events);
+		break;
+	case ITEM_GONE:
+		if (it->cpu == RECORD_NO_CPU)
+			sched_model_gap_all(m);
+		else
+			sched_model_gap(m, it->cpu);
+		break;
+	default:	/* drops, losses, resets: a gap where they were */
+		sched_model_gap(m, it->cpu);
+		break;
+	}
+}
+
+int report_recording(const char *path, const struct filter *f, FILE *out)
+{
+	struct task_table_opts o = { .since_start = true, .cpu = -1,
+				     .sort = TCOL_LAT_MAX };
+	struct record_stream s;
+	struct record_item it;
+	struct sched_model m;
+	struct sched_hist *all;
+	uint64_t first = 0, last = 0;
+	bool any = false;
+	char filt[256];
+	int n, status = 0;
+
+	if (record_stream_open(&s, path)) {
+		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
+		record_stream_close(&s);
+		return 1;
+	}
+	sched_model_init(&m, s.rd.ncpus);
+	m.filter = f;
+	sched_model_events(&m, s.rd.hdr.events);
+	while ((n = record_stream_next(&s, &it)) > 0) {
+		if (it.kind == ITEM_RECORD) {
+			if (!any)
+				first = it.rec->ts;
+			if (it.rec->ts > last)
+				last = it.rec->ts;
+			any = true;
+		}
+		feed(&m, &s, &it);
+	}
+	if (n < 0 || s.rd.error[0]) {
+		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
+		status = 1;
+	}
+	sched_model_end(&m);
+	filter_format(f, filt, sizeof(filt));
+	fprintf(out, "# relaytop --report %s%s%s\n", path, filt[0] ? " " : "",
+		filt);
+	fprintf(out, "# %u CPUs, %.6f s of records; latency: sched_waking or "
+		"sched_wakeup to the sched_switch that puts the task on; missed: "
+		"its switch-in fell in a counted gap\n", s.rd.ncpus,
+		any ? (double)(last - first) / 1e9 : 0.0);
+	fprintf(out, "# tasks\n");
+	sched_text_tasks(out, &m, &o, 0, 0);
+	fprintf(out, "\n# latency per CPU\n");
+	sched_text_latency(out, &m, true);
+	all = xcalloc(1, sizeof(*all));
+	sched_text_merged(&m, true, all);
+	fprintf(out, "\n# latency histogram, all CPUs above\n");
+	sched_text_histogram(out, all);
+	free(all);
+	if (fflush(out) || ferror(out)) {
+		fprintf(stderr, "%s: writing the report: %s\n", progname,
+			strerror(errno ? errno : EIO));
+		status = 1;
+	}
+	sched_model_free(&m);
+	record_stream_close(&s);
+	return status;
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * time_merge.c - live records merged in time (see time_merge.h).  The
+ * merge looks at each CPU's next record: O(CPUs) a record, which is
+ * little beside reading it for the CPU counts a live screen shows.
+ */
+#include "time_merge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void time_merge_init(struct time_merge *tm, const struct time_merge_ops *ops)
+{
+	memset(tm, 0, sizeof(*tm));
+	tm->ops = *ops;
+}
+
+void time_merge_free(struct time_merge *tm)
+{
+	for (unsigned int c = 0; c < tm->ncpus; c++)
+		free(tm->cpu[c].items);
+	free(tm->cpu);
+	memset(tm, 0, sizeof(*tm));
+}
+
+static struct time_merge_item *push(struct time_merge *tm, unsigned int cpu)
+{
+	struct time_merge_cpu *q;
+
+	tm->cpu = xgrow(tm->cpu, &tm->ncpus, cpu, sizeof(*tm->cpu));
+	q = &tm->cpu[cpu];
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+	} else if (q->n == q->cap && q->head > q->cap / 2) {
+		memmove(q->items, q->items + q->head,
+			(q->n - q->head) * sizeof(*q->items));
+		q->n -= q->head;
+		q->head = 0;
+	}
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 256;
+		q->items = realloc(q->items, q->cap * sizeof(*q->items));
+		if (!q->items)
+			fatal("out of memory");
+	}
+	tm->queued++;
+	return &q->items[q->n++];
+}
+
+void time_merge_records(struct time_merge *tm, unsigned int cpu,
+			const struct sched_relay_record *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct time_merge_item *it = push(tm, cpu);
+
+		it->gap = false;
+		it->rec = r[i];
+	}
+}
+
+void time_merge_gap(struct time_merge *tm, unsigned int cpu)
+{
+	push(tm, cpu)->gap = true;
+}
+
+/* Hand on the gaps at the head of q. */
+static void gaps(struct time_merge *tm, unsigned int cpu)
+{
+	struct time_merge_cpu *q = &tm->cpu[cpu];
+
+	while (q->head < q->n && q->items[q->head].gap) {
+		q->head++;
+		tm->queued--;
+		if (tm->ops.gap)
+			tm->ops.gap(tm->ops.ctx, cpu);
+	}
+}
+
+void time_merge_flush(struct time_merge *tm, uint64_t watermark)
+{
+	for (;;) {
+		unsigned int best = tm->ncpus;
+		uint64_t best_ts = 0;
+
+		for (unsigned int c = 0; c < tm->ncpus; c++) {
+			struct time_merge_cpu *q = &tm->cpu[c];
+			uint64_t ts;
+
+			gaps(tm, c);
+			if (q->head == q->n)
+				continue;
+			ts = q->items[q->head].rec.ts;
+			if (ts <= watermark && (best == tm->ncpus || ts < best_ts)) {
+				best = c;
+				best_ts = ts;
+			}
+		}
+		if (best == tm->ncpus)
+			return;
+		tm->cpu[best].head++;
+		tm->queued--;
+		if (tm->ops.record)
+			tm->ops.record(tm->ops.ctx, best,
+				       &tm->cpu[best].items[tm->cpu[best].head - 1].rec);
+	}
+}

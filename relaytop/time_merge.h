@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * time_merge.h - the live records of every CPU in time order.  A live
+ * source yields each CPU's records a chunk at a time, CPU after CPU, so
+ * a wakeup on one CPU may come after the switch-in it caused on another;
+ * the scheduler model needs them in the order they happened.  Records
+ * and gaps are queued per CPU as they come and handed on, merged by time,
+ * up to a watermark: a time before which every CPU's records have been
+ * read (the previous refresh tick, for a live source: a tick reads all
+ * that was committed until it began).  A gap goes out right after the
+ * record before it on its CPU.
+ */
+#ifndef RELAYTOP_TIME_MERGE_H
+#define RELAYTOP_TIME_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched_relay.h"
+
+struct time_merge_item {
+	bool gap;			/* events went missing here */
+	struct sched_relay_record rec;	/* !gap */
+};
+
+struct time_merge_cpu {
+	struct time_merge_item *items;
+	size_t head, n, cap;
+};
+
+struct time_merge_ops {
+	void (*record)(void *ctx, unsigned int cpu,
+		       const struct sched_relay_record *r);
+	void (*gap)(void *ctx, unsigned int cpu);
+	void *ctx;
+};
+
+struct time_merge {
+	unsigned int ncpus;		/* size of cpu[] */
+	struct time_merge_cpu *cpu;
+	struct time_merge_ops ops;
+	uint64_t queued;		/* items waiting */
+};
+
+void time_merge_init(struct time_merge *tm, const struct time_merge_ops *ops);
+void time_merge_free(struct time_merge *tm);
+/* Queue n records of cpu (copied), or a gap. */
+void time_merge_records(struct time_merge *tm, unsigned int cpu,
+			const struct sched_relay_record *r, size_t n);
+void time_merge_gap(struct time_merge *tm, unsigned int cpu);
+/* Hand on, in time order, every record at or before watermark (and the
+ * gaps among them); UINT64_MAX: everything queued. */
+void time_merge_flush(struct time_merge *tm, uint64_t watermark);
+
+#endif /* RELAYTOP_TIME_MERGE_H */

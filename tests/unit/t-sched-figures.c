@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-sched-figures.c - pins the scheduler figures of the tasks and latency
+ * views and of --report (relaytop/sched_model.c's counts, sched_hist.c,
+ * task_table.c, time_merge.c, tally.c, report.c, filter.c):
+ * - latency distributions: runqlat's log2 buckets of microseconds;
+ *   percentiles at most 1/16 above the true value and never above the
+ *   maximum; two halves merged are the whole;
+ * - per task, from hand-made records: switches, involuntary and
+ *   voluntary switch-outs, wakeups, migrations, runtime counted up to
+ *   each interval's end (a run across two intervals is split between
+ *   them), wakeup-to-switch-in latency per task and per CPU, and a
+ *   wakeup whose switch-in fell in a gap counted as missed where it was
+ *   to run, and a wakeup of a task still on a CPU (switched out later,
+ *   never in) as no wait, not paired with its next switch-in; the
+ *   interval's counts become the last interval's and the
+ *   since-start counts go on until zeroed; -C and -p filters count only
+ *   their CPUs' records and their processes;
+ * - the tasks table groups threads by tgid and sorts by every column,
+ *   reversed on request;
+ * - the same stream read live (CPU after CPU, so a switch-in on CPU 1 is
+ *   read before the wakeup on CPU 0 that caused it) and recorded: the
+ *   live figures since the start, merged in time, equal --report's on the
+ *   recording (latency per CPU with percentiles and missed, and the
+ *   tasks' counts), and a replay of the recording says the same; fed
+ *   unmerged, the figures would differ;
+ * - --report -p shows only that process; a file that is not a recording
+ *   is an error (status 1) and prints no report;
+ * - filters parse as perf's and refuse bad lists without changing.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fake-channel.h"
+#include "filter.h"
+#include "report.h"
+#include "sched_hist.h"
+#include "sched_model.h"
+#include "sched_text.h"
+#include "task_table.h"
+#include "test-lib.h"
+#include "top.h"
+#include "util.h"
+
+/* ---- distributions -------------------------------------------------- */
+
+static void test_hist(void)
+{
+	static struct sched_hist h, a, b;
+	uint64_t lo, hi, p;
+
+	memset(&h, 0, sizeof(h));
+	sched_hist_add(&h, 500);		/* 0.5 us */
+	sched_hist_add(&h, 2500);		/* 2 us */
+	sched_hist_add(&h, 1000000);		/* 1000 us */
+	check_uint(h.log2[0], ==, 1);
+	check_uint(h.log2[1], ==, 1);
+	check_uint(h.log2[9], ==, 1);		/* 512 -> 1023 */
+	check_uint(sched_hist_log2_used(&h), ==, 10);
+	sched_hist_bucket_us(9, &lo, &hi);
+	check_uint(lo, ==, 512);
+	check_uint(hi, ==, 1023);
+	sched_hist_bucket_us(0, &lo, &hi);
+	check_uint(hi, ==, 1);
+
+	memset(&h, 0, sizeof(h));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	for (uint64_t i = 1; i <= 100; i++) {
+		sched_hist_add(&h, i * 1000);
+		sched_hist_add(i % 2 ? &a : &b, i * 1000);
+	}
+	p = sched_hist_percentile(&h, 50);
+	check_uint(p, >=, 50000);
+	check_uint(p, <=, 50000 + 50000 / 16);
+	p = sched_hist_percentile(&h, 99);
+	check_uint(p, >=, 99000);
+	check_uint(p, <=, 100000);
+	p = sched_hist_percentile(&h, 100);
+	check_uint(p, ==, 100000);
+	check_uint(h.max_ns, ==, 100000);
+	check_uint(h.sum_ns, ==, 5050000);
+	sched_hist_merge(&a, &b);
+	check(!memcmp(&a, &h, sizeof(h)));
+	memset(&h, 0, sizeof(h));
+	check_uint(sched_hist_percentile(&h, 50), ==, 0);
+}
+
+/* ---- the model's counts --------------------------------------------- */
+
+static struct sched_relay_record sw(uint64_t ts, int32_t prev, uint8_t state,
+				    int32_t next)
+{
+	struct sched_relay_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = SCHED_RELAY_SWITCH;
+	r.pid = prev;
+	r.tgid = prev;
+	r.pid2 = next;
+	r.tgid2 = next;
+	r.prio = r.prio2 = 120;
+	r.state = state;
+	snprintf(r.comm, sizeof(r.comm), "t%d", prev);
+	snprintf(r.comm2, sizeof(r.comm2), "t%d", next);
+	return r;
+}
+
+static struct sched_relay_record ev(uint64_t ts, uint8_t type, int32_t pid,
+				    unsigned int target)
+{
+	struct sched_relay_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = type;
+	r.pid = pid;
+	r.tgid = pid;
+	r.prio = 120;
+	r.target_cpu = (uint16_t)target;
+	snprintf(r.comm, sizeof(r.comm), "t%d", pid);
+	return r;
+}
+
+/* The script of test_counts(), through a model with filter f. */
+static void script(struct sched_model *m, const struct filter *f)
+{
+	struct sched_relay_record r;
+
+	sched_model_init(m, 2);
+	m->filter = f;
+	sched_model_start(m, 0);
+	r = sw(1000, 0, 0, 10);
+	sched_model_record(m, 0, &r, NULL);
+	r = ev(2000, SCHED_RELAY_WAKEUP, 20, 1);
+	sched_model_record(m, 1, &r, NULL);
+	r = sw(2500, 0, 0, 20);
+	sched_model_record(m, 1, &r, NULL);
+	r = sw(3000, 10, SCHED_RELAY_STATE_PREEMPTED, 30);
+	sched_model_record(m, 0, &r, NULL);
+	r = ev(3500, SCHED_RELAY_MIGRATE, 20, 0);
+	sched_model_record(m, 1, &r, NULL);
+	r = sw(4000, 30, SCHED_RELAY_STATE_SLEEPING, 0);
+	sched_model_record(m, 0, &r, NULL);
+	sched_model_interval(m, 5000);
+	r = sw(6000, 20, SCHED_RELAY_STATE_SLEEPING, 0);
+	sched_model_record(m, 1, &r, NULL);
+	r = ev(6500, SCHED_RELAY_WAKEUP, 40, 1);
+	sched_model_record(m, 0, &r, NULL);
+	sched_model_gap(m, 1);
+}
+
+static void test_counts(void)
+{
+	struct sched_model m;
+	const struct sched_task_stats *a, *b, *c, *d;
+	struct filter f;
+	char msg[128];
+
+	script(&m, NULL);
+	a = sched_model_task(&m, 10);
+	b = sched_model_task(&m, 20);
+	c = sched_model_task(&m, 30);
+	if (!check(a && b && c))
+		goto out;
+	/* the first interval, [0, 5000) */
+	check_uint(m.last_ns, ==, 5000);
+	check_uint(a->last.switches, ==, 1);
+	check_uint(a->last.involuntary, ==, 1);
+	check_uint(a->last.voluntary, ==, 0);
+	check_uint(a->last.runtime_ns, ==, 2000);
+	check_uint(b->last.wakeups, ==, 1);
+	check_uint(b->last.switches, ==, 1);
+	check_uint(b->last.migrations, ==, 1);
+	check_uint(b->last.latencies, ==, 1);
+	check_uint(b->last.latency_max_ns, ==, 500);
+	check_uint(b->last.runtime_ns, ==, 2500);	/* 2500 -> 5000 */
+	check_uint(b->last_cpu, ==, 1);
+	check_uint(c->last.voluntary, ==, 1);
+	check_uint(c->last.runtime_ns, ==, 1000);
+	check_uint(m.cpu[1].lat_last.count, ==, 1);
+	check_uint(sched_hist_percentile(&m.cpu[1].lat_last, 50), ==, 500);
+	check_uint(m.cpu[0].lat_last.count, ==, 0);
+	/* the second: B's run ends (the rest of it), D's wakeup is missed */
+	sched_model_interval(&m, 8000);
+	d = sched_model_task(&m, 40);
+	b = sched_model_task(&m, 20);
+	if (!check(d && b))
+		goto out;
+	check_uint(b->last.runtime_ns, ==, 1000);
+	check_uint(b->last.voluntary, ==, 1);
+	check_uint(b->all.runtime_ns, ==, 3500);
+	check_uint(b->all.latencies, ==, 1);
+	check_uint(d->last.wakeups, ==, 1);
+	check_uint(d->last.missed, ==, 1);
+	check_uint(m.cpu[1].lat_last.missed, ==, 1);
+	check_uint(m.cpu[1].lat_last.count, ==, 0);
+	check_uint(m.cpu[1].lat_all.count, ==, 1);
+	check_uint(m.cpu[1].lat_all.missed, ==, 1);
+	check_uint(m.wakeups_missed, ==, 1);
+	sched_model_zero(&m);
+	check_uint(sched_model_task(&m, 20)->all.runtime_ns, ==, 0);
+	check_uint(m.cpu[1].lat_all.count, ==, 0);
+	check_uint(sched_model_task(&m, 20)->last.runtime_ns, ==, 1000);
+	sched_model_free(&m);
+
+	/* -C 0: CPU 1's records count for nothing */
+	memset(&f, 0, sizeof(f));
+	check_int(filter_parse_cpus(&f, "0", msg, sizeof(msg)), ==, 0);
+	script(&m, &f);
+	sched_model_interval(&m, 8000);
+	b = sched_model_task(&m, 20);
+	check_uint(b->all.wakeups + b->all.switches + b->all.migrations +
+		   b->all.latencies + b->all.runtime_ns, ==, 0);
+	check_uint(sched_model_task(&m, 10)->all.runtime_ns, ==, 2000);
+	check_uint(sched_model_task(&m, 40)->all.wakeups, ==, 1);
+	check_uint(sched_model_task(&m, 40)->all.missed, ==, 0);	/* CPU 1's */
+	check_uint(m.cpu[1].lat_all.count + m.cpu[1].lat_all.missed, ==, 0);
+	sched_model_free(&m);
+
+	/* -p 20: only B */
+	memset(&f, 0, sizeof(f));
+	check_int(filter_parse_pids(&f, "20", msg, sizeof(msg)), ==, 0);
+	script(&m, &f);
+	sched_model_interval(&m, 8000);
+	check_uint(sched_model_task(&m, 20)->all.runtime_ns, ==, 3500);
+	check_uint(sched_model_task(&m, 20)->all.latencies, ==, 1);
+	check_uint(sched_model_task(&m, 10)->all.runtime_ns, ==, 0);
+	check_uint(sched_model_task(&m, 40)->all.wakeups, ==, 0);
+	check_uint(m.cpu[1].lat_all.count, ==, 1);
+	check_uint(m.cpu[1].lat_all.missed, ==, 0);	/* D's: not B */
+	sched_model_free(&m);
+
+	/* woken while still running: no wait, and the next switch-in
+	 * (after a real sleep and wakeup) pairs with the later wakeup */
+	{
+		struct sched_relay_record rs[] = {
+			sw(1000, 0, 0, 10),
+			ev(1500, SCHED_RELAY_WAKING, 10, 0),
+			sw(2000, 10, SCHED_RELAY_STATE_SLEEPING, 0),
+			ev(5000, SCHED_RELAY_WAKING, 10, 0),
+			sw(5300, 0, 0, 10),
+		};
+
+		sched_model_init(&m, 1);
+		for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
+			sched_model_record(&m, 0, &rs[i], NULL);
+		a = sched_model_task(&m, 10);
+		check_uint(a->all.no_wait, ==, 1);
+		check_uint(a->all.latencies, ==, 1);
+		check_uint(a->all.latency_max_ns, ==, 300);
+	}
+out:
+	sched_model_free(&m);
+}
+
+/* ---- the tasks table ------------------------------------------------ */
+
+static void test_table(void)
+{
+	struct sched_model m;
+	struct sched_relay_record r;
+	struct task_table_opts o = { .since_start = true, .cpu = -1 };
+	struct task_row *rows, *rev;
+	size_t n, n2;
+
+	sched_model_init(&m, 1);
+	/* threads 101 and 102 of process 100, and process 200 */
+	for (int i = 0; i < 6; i++) {
+		int32_t pid = i % 3 == 0 ? 200 : 100 + i % 3;
+
+		r = sw(1000 + 1000 * (uint64_t)i, 0, 0, pid);
+		r.tgid2 = pid == 200 ? 200 : 100;
+		sched_model_record(&m, 0, &r, NULL);
+		r = sw(1500 + 1000 * (uint64_t)i, pid, SCHED_RELAY_STATE_SLEEPING, 0);
+		r.tgid = pid == 200 ? 200 : 100;
+		sched_model_record(&m, 0, &r, NULL);
+	}
+	o.sort = TCOL_SWITCHES;
+	rows = task_table(&m, &o, &n);
+	check_uint(n, ==, 3);
+	if (n == 3) {
+		check_int(rows[0].id, ==, 101);	/* 2 each: by pid then */
+		check_int(rows[2].id, ==, 200);
+	}
+	free(rows);
+	o.group = true;
+	rows = task_table(&m, &o, &n);
+	check_uint(n, ==, 2);
+	if (n == 2) {
+		check_int(rows[0].id, ==, 100);
+		check_uint(rows[0].threads, ==, 2);
+		check_uint(rows[0].c.switches, ==, 4);
+		check_uint(rows[0].c.runtime_ns, ==, 2000);
+		check_int(rows[1].id, ==, 200);
+		check_uint(rows[1].c.switches, ==, 2);
+	}
+	free(rows);
+	o.group = false;
+	for (int col = 0; col < TCOL_NR; col++) {
+		o.sort = (enum task_col)col;
+		o.reverse = false;
+		rows = task_table(&m, &o, &n);
+		o.reverse = true;
+		rev = task_table(&m, &o, &n2);
+		check_uint(n, ==, n2);
+		for (size_t i = 0; i < n && n == n2; i++)
+			if (!check_int(rows[i].id, ==, rev[n - 1 - i].id))
+				test_msg("column %s", task_col_name(o.sort));
+		free(rows);
+		free(rev);
+	}
+	sched_model_free(&m);
+}
+
+/* ---- live, report and replay agree ---------------------------------- */
+
+#define NCPU 2
+
+/* What the fake producers write: a script per CPU, then fillers. */
+struct script_cpu {
+	struct sched_relay_record recs[64];
+	unsigned int n, next;
+	uint64_t clock;		/* fillers' time */
+};
+
+static void fill(void *arg, struct sched_relay_record *rec)
+{
+	struct script_cpu *s = arg;
+	uint32_t seq = rec->event_seq;
+
+	if (s->next < s->n) {
+		*rec = s->recs[s->next++];
+	} else {			/* a filler: nothing for the model */
+		memset(rec, 0, sizeof(*rec));
+		rec->type = SCHED_RELAY_EXIT;
+		rec->pid = rec->tgid = 9999;
+		strcpy(rec->comm, "filler");
+	}
+	if (rec->ts < s->clock)
+		rec->ts = s->clock;
+	s->clock = rec->ts + 1;
+	rec->event_seq = seq;
+}
+
+static void add(struct script_cpu *s, struct sched_relay_record r)
+{
+	s->recs[s->n++] = r;
+}
+
+static char *text_of(const struct sched_model *m, bool tasks)
+{
+	struct task_table_opts o = { .since_start = true, .cpu = -1,
+				     .sort = TCOL_LAT_MAX };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (tasks)
+		sched_text_tasks(f, m, &o, 0, 0);
+	else
+		sched_text_latency(f, m, true);
+	fclose(f);
+	return buf;
+}
+
+/* The section of a report after the line title, to the blank line. */
+static char *section(const char *report, const char *title)
+{
+	const char *p = strstr(report, title), *end;
+
+	if (!p)
+		return xstrdup("");
+	p += strlen(title);
+	end = strstr(p, "\n\n");
+	return strndup(p, end ? (size_t)(end - p + 1) : strlen(p));
+}
+
+/* A tasks table without its run_ms column (live runs are counted up to
+ * the ticks, a recording's to its end). */
+static char *no_runtime(const char *text)
+{
+	char *out = xcalloc(strlen(text) + 1, 1), *o = out;
+	const char *line = text;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+		char buf[512], *save = NULL, *w;
+		int col = 0;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, line);
+		for (w = strtok_r(buf, " \n", &save); w;
+		     w = strtok_r(NULL, " \n", &save), col++)
+			if (col != 6)
+				o += sprintf(o, "%s ", w);
+		*o++ = '\n';
+		line += len;
+	}
+	*o = '\0';
+	return out;
+}
+
+static char *report_of(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	check_int(report_recording(path, NULL, f), ==, 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_live_report(void)
+{
+	static struct script_cpu s[NCPU];
+	char path[] = "/tmp/t-sched-figures.XXXXXX";
+	struct fake_channel fc;
+	struct options opt;
+	struct top t;
+	uint64_t t0 = mono_ns();
+	char *live_lat, *live_tasks, *unmerged, *rep, *rep_lat, *rep_tasks;
+	char *a, *b;
+	int fd = mkstemp(path);
+
+	close(fd);
+	memset(s, 0, sizeof(s));
+	/* 8 wakeups on CPU 0 of tasks 500..503 to run on CPU 1, each
+	 * switched in on CPU 1 (i + 1) us later and out 100 ns after */
+	for (unsigned int i = 0; i < 8; i++) {
+		uint64_t at = t0 + 10000 * (i + 1);
+		int32_t pid = 500 + (int32_t)(i % 4);
+
+		add(&s[0], ev(at, SCHED_RELAY_WAKEUP, pid, 1));
+		add(&s[1], sw(at + 1000 * (i + 1), 0, 0, pid));
+		add(&s[1], sw(at + 1000 * (i + 1) + 100, pid,
+			      i % 2 ? SCHED_RELAY_STATE_PREEMPTED :
+			      SCHED_RELAY_STATE_SLEEPING, 0));
+	}
+	/* a last wakeup for CPU 1, whose switch-in is lost in a drop */
+	add(&s[0], ev(t0 + 200000, SCHED_RELAY_WAKEUP, 600, 1));
+
+	memset(&opt, 0, sizeof(opt));
+	if (!check(fake_channel_create(&fc, NCPU, 4096, 4, false)))
+		return;
+	opt.channel = fc.dir;
+	opt.interval = 1;
+	opt.record = path;
+	opt.latency = true;		/* -b --latency: the figures are kept */
+	top_start(&t, &opt, OUT_BATCH);
+	t.live.give_back = fake_channel_give_back;
+	fake_channel_set_current(&fc);
+	for (unsigned int c = 0; c < NCPU; c++) {
+		fc.relay[c].fill = fill;
+		fc.relay[c].fill_arg = &s[c];
+	}
+	/* CPU 1 first: its switch-ins are read before their wakeups */
+	while (s[1].next < s[1].n)
+		fake_relay_event(&fc.relay[1], SCHED_RELAY_SWITCH);
+	top_drain(&t);
+	while (s[0].next < s[0].n - 1)
+		fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
+	top_drain(&t);
+	/* CPU 1 fills up and drops, after the last wakeup's time */
+	s[1].clock = t0 + 300000;
+	while (fake_relay_event(&fc.relay[1], SCHED_RELAY_EXIT))
+		;
+	fake_relay_event(&fc.relay[1], SCHED_RELAY_EXIT);
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);	/* 600's */
+	top_drain(&t);
+	fake_relay_event(&fc.relay[1], SCHED_RELAY_EXIT);	/* after room */
+	top_drain(&t);
+	check_uint(fc.relay[1].full, >, 0);
+	check_int(top_finish(&t), ==, 0);
+	tally_flush(&t.tally);
+
+	live_lat = text_of(&t.tally.merged, false);
+	live_tasks = text_of(&t.tally.merged, true);
+	unmerged = text_of(&t.tally.model, false);
+	rep = report_of(path);
+	rep_lat = section(rep, "# latency per CPU\n");
+	rep_tasks = section(rep, "# tasks\n");
+	check_str(live_lat, rep_lat);
+	a = no_runtime(live_tasks);
+	b = no_runtime(rep_tasks);
+	check_str(a, b);
+	/* it counted what the script says: 8 latencies on CPU 1, the last
+	 * wakeup missed */
+	check(strstr(rep_lat, "\n1             8        1 ") != NULL);
+	check(strstr(rep_lat, "\nall           8        1 ") != NULL);
+	/* read CPU after CPU, unmerged, the figures are not these */
+	check(strcmp(unmerged, live_lat) != 0);
+	if (test_failed() || getenv("SHOW"))
+		test_msg("live:\n%s%s\nreport:\n%s\nunmerged:\n%s", live_lat,
+			 live_tasks, rep, unmerged);
+	free(a);
+	free(b);
+	free(live_lat);
+	free(live_tasks);
+	free(unmerged);
+	free(rep_tasks);
+	top_free(&t);
+	fake_channel_destroy(&fc);
+
+	/* a replay of the recording, in batch mode, says the same */
+	{
+		struct top r;
+		int saved = dup(STDOUT_FILENO), null = open("/dev/null", 1);
+		char *replay_lat;
+
+		memset(&opt, 0, sizeof(opt));
+		opt.replay = path;
+		opt.interval = 0.5;
+		opt.latency = true;
+		fflush(stdout);
+		dup2(null, STDOUT_FILENO);
+		if (check_int(top_start_replay(&r, &opt, OUT_BATCH), ==, 0)) {
+			for (int i = 0; i < 100 && !r.app.quit; i++)
+				top_tick(&r);
+			tally_flush(&r.tally);
+			replay_lat = text_of(&r.tally.merged, false);
+			fflush(stdout);
+			dup2(saved, STDOUT_FILENO);
+			check(r.app.quit);
+			check_str(replay_lat, rep_lat);
+			free(replay_lat);
+			top_free(&r);
+		}
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		close(null);
+	}
+	/* --report -p 500: only that task's row, its latencies only */
+	{
+		struct filter f;
+		char msg[64], *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		memset(&f, 0, sizeof(f));
+		check_int(filter_parse_pids(&f, "500", msg, sizeof(msg)), ==, 0);
+		check_int(report_recording(path, &f, out), ==, 0);
+		fclose(out);
+		check(strstr(buf, "# relaytop --report ") == buf);
+		check(strstr(buf, " -p 500\n") != NULL);
+		check(strstr(buf, "\n500 ") != NULL);
+		check(strstr(buf, "\n501 ") == NULL);
+		check(strstr(buf, "\nall           2        0 ") != NULL);
+		if (test_failed())
+			test_msg("report -p 500:\n%s", buf);
+		free(buf);
+	}
+	/* a file that is not a recording: an error, status 1, no report */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+		int rc = report_recording("/nonexistent/r.bin", NULL, out);
+
+		fclose(out);
+		check_int(rc, ==, 1);
+		check_uint(len, ==, 0);
+		free(buf);
+	}
+	free(rep_lat);
+	free(rep);
+	unlink(path);
+}
+
+/* ---- filters -------------------------------------------------------- */
+
+static void test_filters(void)
+{
+	struct filter f;
+	char msg[128], text[128];
+
+	memset(&f, 0, sizeof(f));
+	check(!filter_any(&f));
+	check_int(filter_parse_pids(&f, "12,34", msg, sizeof(msg)), ==, 0);
+	check(filter_task(&f, 12, 12, "x"));
+	check(filter_task(&f, 40, 34, "x"));	/* a thread of 34 */
+	check(!filter_task(&f, 40, 41, "x"));
+	check_int(filter_parse_pids(&f, "1,,2", msg, sizeof(msg)), ==, -1);
+	check(strstr(msg, "-p 1,,2") != NULL);
+	check_int(filter_parse_pids(&f, "x", msg, sizeof(msg)), ==, -1);
+	check_uint(f.npids, ==, 2);		/* unchanged */
+	check_int(filter_parse_cpus(&f, "0-3,8", msg, sizeof(msg)), ==, 0);
+	check(filter_cpu(&f, 3) && filter_cpu(&f, 8));
+	check(!filter_cpu(&f, 4) && !filter_cpu(&f, 9));
+	check_int(filter_parse_cpus(&f, "3-1", msg, sizeof(msg)), ==, -1);
+	check_int(filter_parse_cpus(&f, "99999", msg, sizeof(msg)), ==, -1);
+	check(filter_cpu(&f, 8));		/* unchanged */
+	check_int(filter_set_comm(&f, "loadgen", msg, sizeof(msg)), ==, 0);
+	check(!filter_task(&f, 12, 12, "other"));
+	check(filter_task(&f, 12, 12, "loadgen"));
+	check_int(filter_set_comm(&f, "a-name-longer-than-16", msg,
+				  sizeof(msg)), ==, -1);
+	filter_format(&f, text, sizeof(text));
+	check_str(text, "-p 12,34 --comm loadgen -C 0-3,8");
+	check(filter_task(NULL, 1, 1, "") && filter_cpu(NULL, 5));
+}
+
+int main(void)
+{
+	TEST(test_hist(), "latency distributions: log2 buckets, percentiles, merging");
+	TEST(test_counts(), "per task and per CPU counts, intervals, missed, zeroing, filters");
+	TEST(test_table(), "the tasks table groups by process and sorts by every column");
+	TEST(test_live_report(), "live (merged in time), --report and a replay agree on one stream");
+	TEST(test_filters(), "-p, --comm and -C parse, match and refuse bad lists");
+	return test_done();
+}
