@@ -8,8 +8,10 @@
  * on, so the task that the next switch takes off ran at least since then.
  * Per task: a wakeup (sched_waking, sched_wakeup or sched_wakeup_new,
  * whichever comes first) waits for the switch that puts the task on; a
- * gap on the CPU it is to run on may have hidden that switch, so the
- * wakeup is counted as missed rather than paired with a later one.
+ * gap on any CPU may have hidden that switch (not only on the CPU it is
+ * to run on: the CPU with the gap may have pulled the task, its
+ * migration lost with the rest), so every wakeup waiting then is counted
+ * as missed, where it was to run, rather than paired with a later one.
  */
 #include "sched_model.h"
 
@@ -225,13 +227,13 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 		m->on_run(m->ctx, &run);
 }
 
-/* Wakeups waiting to run on cpu (every CPU: all) will not be seen to. */
-static void miss_wakeups(struct sched_model *m, unsigned int cpu, bool all)
+/* The switch-in of every wakeup waiting now may go unseen. */
+static void miss_wakeups(struct sched_model *m)
 {
 	for (size_t i = 0; i < m->cap; i++) {
 		struct sched_task_stats *t = &m->tasks[i];
 
-		if (m->used[i] && t->waiting && (all || t->woken_cpu == cpu)) {
+		if (m->used[i] && t->waiting) {
 			unsigned int to = t->woken_cpu;
 
 			t->waiting = false;
@@ -262,7 +264,7 @@ void sched_model_gap(struct sched_model *m, unsigned int cpu)
 {
 	lose_track(m, cpu);
 	cpu_of(m, cpu)->gaps++;
-	miss_wakeups(m, cpu, false);
+	miss_wakeups(m);
 }
 
 void sched_model_gap_all(struct sched_model *m)
@@ -271,7 +273,7 @@ void sched_model_gap_all(struct sched_model *m)
 		lose_track(m, cpu);
 		m->cpu[cpu].gaps++;
 	}
-	miss_wakeups(m, 0, true);
+	miss_wakeups(m);
 }
 
 static bool switches_recorded(const struct sched_model *m)
@@ -286,7 +288,7 @@ void sched_model_events(struct sched_model *m, uint32_t events)
 	if (!(events & (1u << SCHED_RELAY_SWITCH))) {
 		for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
 			lose_track(m, cpu);
-		miss_wakeups(m, 0, true);
+		miss_wakeups(m);
 	}
 }
 

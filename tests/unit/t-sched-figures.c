@@ -11,7 +11,9 @@
  *   each interval's end (a run across two intervals is split between
  *   them), wakeup-to-switch-in latency per task and per CPU, and a
  *   wakeup whose switch-in fell in a gap counted as missed where it was
- *   to run, and a wakeup of a task still on a CPU (switched out later,
+ *   to run (a gap on any CPU, since that CPU may have pulled the task;
+ *   live, a gap sits where its CPU's records go on, as in a recording),
+ *   and a wakeup of a task still on a CPU (switched out later,
  *   never in) as no wait, not paired with its next switch-in; the
  *   interval's counts become the last interval's and the
  *   since-start counts go on until zeroed; -C and -p filters count only
@@ -671,6 +673,47 @@ static void test_merge_gap(void)
 	sched_model_free(&m);
 }
 
+/*
+ * A wakeup for CPU 1 while events go missing on CPU 2: CPU 2 may have
+ * pulled the task (its migration recorded there, lost) and run it, so
+ * the later switch-in on CPU 1 may not be this wakeup's; and if CPU 2
+ * is then seen to switch it out, that is no "no wait" either.  The
+ * wakeup is missed, counted where it was to run.
+ */
+static void test_gap_elsewhere(void)
+{
+	struct sched_relay_record rs[] = {
+		sw(500, 0, 0, 70),
+		ev(1000, SCHED_RELAY_WAKEUP, 20, 1),
+		ev(1100, SCHED_RELAY_WAKEUP, 21, 1),
+		sw(2000, 70, SCHED_RELAY_STATE_SLEEPING, 21),
+		sw(3000, 0, 0, 20),
+	};
+	unsigned int on[] = { 2, 0, 0, 2, 1 };
+	const struct sched_task_stats *a, *b;
+	struct sched_model m;
+
+	sched_model_init(&m, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
+		/* CPU 2's events went missing before its 2000 record */
+		if (i == 3)
+			sched_model_gap(&m, 2);
+		sched_model_record(&m, on[i], &rs[i], NULL);
+	}
+	a = sched_model_task(&m, 20);
+	b = sched_model_task(&m, 21);
+	if (check(a && b)) {
+		check_uint(a->all.latencies, ==, 0);
+		check_uint(a->all.missed, ==, 1);
+		check_uint(b->all.latencies, ==, 0);
+		check_uint(b->all.missed, ==, 1);
+	}
+	check_uint(m.wakeups_missed, ==, 2);
+	check_uint(m.cpu[1].lat_all.missed, ==, 2);
+	check_uint(m.cpu[1].lat_all.count + m.cpu[2].lat_all.count, ==, 0);
+	sched_model_free(&m);
+}
+
 int main(void)
 {
 	TEST(test_hist(), "latency distributions: log2 buckets, percentiles, merging");
@@ -678,6 +721,7 @@ int main(void)
 	TEST(test_table(), "the tasks table groups by process and sorts by every column");
 	TEST(test_live_report(), "live (merged in time), --report and a replay agree on one stream");
 	TEST(test_merge_gap(), "live: a wakeup before a gap's end on its CPU is missed, as in --report");
+	TEST(test_gap_elsewhere(), "a gap on any CPU: every wakeup waiting then is missed");
 	TEST(test_filters(), "-p, --comm and -C parse, match and refuse bad lists");
 	return test_done();
 }
