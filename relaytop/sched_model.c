@@ -227,16 +227,18 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 		m->on_run(m->ctx, &run);
 }
 
-/* The switch-in of every wakeup waiting now may go unseen. */
-static void miss_wakeups(struct sched_model *m)
+/* The switch-in of every wakeup waiting now, taken at or before
+ * woken_by, may go unseen. */
+static void miss_wakeups_by(struct sched_model *m, uint64_t woken_by)
 {
-	for (size_t i = 0; i < m->cap; i++) {
+	for (size_t i = 0; i < m->cap && m->nwaiting; i++) {
 		struct sched_task_stats *t = &m->tasks[i];
 
-		if (m->used[i] && t->waiting) {
+		if (m->used[i] && t->waiting && t->woken_at <= woken_by) {
 			unsigned int to = t->woken_cpu;
 
 			t->waiting = false;
+			m->nwaiting--;
 			m->wakeups_missed++;
 			if (to < m->ncpus && counts(m, &t->task, to)) {
 				COUNT(t, missed, 1);
@@ -245,6 +247,11 @@ static void miss_wakeups(struct sched_model *m)
 			}
 		}
 	}
+}
+
+static void miss_wakeups(struct sched_model *m)
+{
+	miss_wakeups_by(m, UINT64_MAX);
 }
 
 /* Who runs on c is no longer known: its open run is cut short. */
@@ -264,6 +271,7 @@ void sched_model_gap(struct sched_model *m, unsigned int cpu)
 {
 	lose_track(m, cpu);
 	cpu_of(m, cpu)->gaps++;
+	cpu_of(m, cpu)->gap_open = true;
 	miss_wakeups(m);
 }
 
@@ -272,6 +280,7 @@ void sched_model_gap_all(struct sched_model *m)
 	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
 		lose_track(m, cpu);
 		m->cpu[cpu].gaps++;
+		m->cpu[cpu].gap_open = true;
 	}
 	miss_wakeups(m);
 }
@@ -328,6 +337,7 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 		 * wakeup's */
 		if (p->waiting && ts >= p->woken_at) {
 			p->waiting = false;
+			m->nwaiting--;
 			if (counts(m, &prev, cpu))
 				COUNT(p, no_wait, 1);
 		}
@@ -367,6 +377,7 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 		uint64_t lat = ts - t->woken_at;
 
 		t->waiting = false;
+		m->nwaiting--;
 		t->latencies++;
 		t->latency_sum_ns += lat;
 		if (lat > t->latency_max_ns)
@@ -395,6 +406,7 @@ static void on_wakeup(struct sched_model *m, unsigned int cpu,
 		return;
 	if (!t->waiting) {
 		t->waiting = true;
+		m->nwaiting++;
 		t->woken_at = ts;
 	}
 	t->woken_cpu = r->target_cpu;	/* the latest word on where */
@@ -420,6 +432,7 @@ static void on_task_event(struct sched_model *m, unsigned int cpu,
 		t = find_task(m, r->pid);
 		if (t && t->waiting) {
 			t->waiting = false;
+			m->nwaiting--;
 			if (counts(m, &t->task, cpu))
 				COUNT(t, no_wait, 1);
 		}
@@ -449,6 +462,13 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	c->have_ts = true;
 	c->last_ts = ts;
 	c->records++;
+	/* the events that went missing here lie up to this record: a
+	 * gap handed on where it began (a recording's reset) may have
+	 * hidden the switch-in of a wakeup taken since */
+	if (c->gap_open) {
+		c->gap_open = false;
+		miss_wakeups_by(m, ts);
+	}
 	/* nothing is known of who runs while sched_switch is not recorded */
 	if (!c->known && switches_recorded(m)) {
 		c->known = true;

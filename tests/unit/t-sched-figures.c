@@ -714,6 +714,50 @@ static void test_gap_elsewhere(void)
 	sched_model_free(&m);
 }
 
+/*
+ * A gap handed on where it begins (a recording puts a reset there): the
+ * events that went missing on CPU 1 lie up to its next record, so a
+ * wakeup taken in between, still waiting then, is missed too; one that
+ * was switched in before is not touched, nor is a wakeup after.
+ */
+static void test_gap_until_next(void)
+{
+	struct sched_relay_record rs[] = {
+		ev(2000, SCHED_RELAY_WAKEUP, 20, 1),
+		ev(2100, SCHED_RELAY_WAKEUP, 22, 0),
+		sw(2200, 0, 0, 22),
+		sw(3000, 0, 0, 20),
+		ev(3500, SCHED_RELAY_WAKEUP, 21, 1),
+		sw(4000, 20, SCHED_RELAY_STATE_SLEEPING, 21),
+	};
+	unsigned int on[] = { 0, 0, 0, 1, 0, 1 };
+	const struct sched_task_stats *a, *b, *c;
+	struct sched_model m;
+
+	sched_model_init(&m, 2);
+	sched_model_gap(&m, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
+		sched_model_record(&m, on[i], &rs[i], NULL);
+	a = sched_model_task(&m, 20);
+	b = sched_model_task(&m, 21);
+	c = sched_model_task(&m, 22);
+	if (check(a && b && c)) {
+		check_uint(a->all.latencies, ==, 0);
+		check_uint(a->all.missed, ==, 1);
+		check_uint(b->all.latencies, ==, 1);
+		check_uint(c->all.latencies, ==, 1);
+	}
+	check_uint(m.wakeups_missed, ==, 1);
+	/* a CPU's first records at the start are no gap's end */
+	sched_model_free(&m);
+	sched_model_init(&m, 2);
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
+		sched_model_record(&m, on[i], &rs[i], NULL);
+	check_uint(m.wakeups_missed, ==, 0);
+	check_uint(sched_model_task(&m, 20)->all.latencies, ==, 1);
+	sched_model_free(&m);
+}
+
 int main(void)
 {
 	TEST(test_hist(), "latency distributions: log2 buckets, percentiles, merging");
@@ -722,6 +766,7 @@ int main(void)
 	TEST(test_live_report(), "live (merged in time), --report and a replay agree on one stream");
 	TEST(test_merge_gap(), "live: a wakeup before a gap's end on its CPU is missed, as in --report");
 	TEST(test_gap_elsewhere(), "a gap on any CPU: every wakeup waiting then is missed");
+	TEST(test_gap_until_next(), "a gap lasts until its CPU's next record: wakeups before it are missed");
 	TEST(test_filters(), "-p, --comm and -C parse, match and refuse bad lists");
 	return test_done();
 }
