@@ -244,6 +244,13 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			 "--report and --export-* exclude each other");
 		return -1;
 	}
+	/* nothing else would apply them: refuse rather than ignore */
+	if (filter_any(&o->filter) &&
+	    (o->dump || o->check || o->export_ctf || o->export_perfetto)) {
+		snprintf(err, errlen, "-p, --comm and -C apply to the screen, "
+			 "-b and --report, not to --dump, --check or --export-*");
+		return -1;
+	}
 	/* an export takes the recording as its one argument */
 	if ((o->export_ctf || o->export_perfetto) && optind < argc)
 		o->export_file = argv[optind++];

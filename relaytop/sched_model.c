@@ -8,8 +8,10 @@
  * on, so the task that the next switch takes off ran at least since then.
  * Per task: a wakeup (sched_waking, sched_wakeup or sched_wakeup_new,
  * whichever comes first) waits for the switch that puts the task on; a
- * gap on the CPU it is to run on may have hidden that switch, so the
- * wakeup is counted as missed rather than paired with a later one.
+ * gap on any CPU may have hidden that switch (not only on the CPU it is
+ * to run on: the CPU with the gap may have pulled the task, its
+ * migration lost with the rest), so every wakeup waiting then is counted
+ * as missed, where it was to run, rather than paired with a later one.
  */
 #include "sched_model.h"
 
@@ -225,16 +227,18 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 		m->on_run(m->ctx, &run);
 }
 
-/* Wakeups waiting to run on cpu (every CPU: all) will not be seen to. */
-static void miss_wakeups(struct sched_model *m, unsigned int cpu, bool all)
+/* The switch-in of every wakeup waiting now, taken at or before
+ * woken_by, may go unseen. */
+static void miss_wakeups_by(struct sched_model *m, uint64_t woken_by)
 {
-	for (size_t i = 0; i < m->cap; i++) {
+	for (size_t i = 0; i < m->cap && m->nwaiting; i++) {
 		struct sched_task_stats *t = &m->tasks[i];
 
-		if (m->used[i] && t->waiting && (all || t->woken_cpu == cpu)) {
+		if (m->used[i] && t->waiting && t->woken_at <= woken_by) {
 			unsigned int to = t->woken_cpu;
 
 			t->waiting = false;
+			m->nwaiting--;
 			m->wakeups_missed++;
 			if (to < m->ncpus && counts(m, &t->task, to)) {
 				COUNT(t, missed, 1);
@@ -243,6 +247,11 @@ static void miss_wakeups(struct sched_model *m, unsigned int cpu, bool all)
 			}
 		}
 	}
+}
+
+static void miss_wakeups(struct sched_model *m)
+{
+	miss_wakeups_by(m, UINT64_MAX);
 }
 
 /* Who runs on c is no longer known: its open run is cut short. */
@@ -262,7 +271,8 @@ void sched_model_gap(struct sched_model *m, unsigned int cpu)
 {
 	lose_track(m, cpu);
 	cpu_of(m, cpu)->gaps++;
-	miss_wakeups(m, cpu, false);
+	cpu_of(m, cpu)->gap_open = true;
+	miss_wakeups(m);
 }
 
 void sched_model_gap_all(struct sched_model *m)
@@ -270,8 +280,9 @@ void sched_model_gap_all(struct sched_model *m)
 	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
 		lose_track(m, cpu);
 		m->cpu[cpu].gaps++;
+		m->cpu[cpu].gap_open = true;
 	}
-	miss_wakeups(m, 0, true);
+	miss_wakeups(m);
 }
 
 static bool switches_recorded(const struct sched_model *m)
@@ -286,7 +297,7 @@ void sched_model_events(struct sched_model *m, uint32_t events)
 	if (!(events & (1u << SCHED_RELAY_SWITCH))) {
 		for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
 			lose_track(m, cpu);
-		miss_wakeups(m, 0, true);
+		miss_wakeups(m);
 	}
 }
 
@@ -326,6 +337,7 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 		 * wakeup's */
 		if (p->waiting && ts >= p->woken_at) {
 			p->waiting = false;
+			m->nwaiting--;
 			if (counts(m, &prev, cpu))
 				COUNT(p, no_wait, 1);
 		}
@@ -365,6 +377,7 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 		uint64_t lat = ts - t->woken_at;
 
 		t->waiting = false;
+		m->nwaiting--;
 		t->latencies++;
 		t->latency_sum_ns += lat;
 		if (lat > t->latency_max_ns)
@@ -393,6 +406,7 @@ static void on_wakeup(struct sched_model *m, unsigned int cpu,
 		return;
 	if (!t->waiting) {
 		t->waiting = true;
+		m->nwaiting++;
 		t->woken_at = ts;
 	}
 	t->woken_cpu = r->target_cpu;	/* the latest word on where */
@@ -418,6 +432,7 @@ static void on_task_event(struct sched_model *m, unsigned int cpu,
 		t = find_task(m, r->pid);
 		if (t && t->waiting) {
 			t->waiting = false;
+			m->nwaiting--;
 			if (counts(m, &t->task, cpu))
 				COUNT(t, no_wait, 1);
 		}
@@ -447,6 +462,13 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	c->have_ts = true;
 	c->last_ts = ts;
 	c->records++;
+	/* the events that went missing here lie up to this record: a
+	 * gap handed on where it began (a recording's reset) may have
+	 * hidden the switch-in of a wakeup taken since */
+	if (c->gap_open) {
+		c->gap_open = false;
+		miss_wakeups_by(m, ts);
+	}
 	/* nothing is known of who runs while sched_switch is not recorded */
 	if (!c->known && switches_recorded(m)) {
 		c->known = true;

@@ -55,6 +55,7 @@ struct sched_cpu {
 	uint64_t backwards;	/* records before the newest one before them */
 	uint64_t records;
 	uint64_t gaps;		/* times events went missing here */
+	bool gap_open;		/* a gap with no record after it yet */
 	uint64_t charged;	/* the running task's time counted up to */
 	/* wakeup to switch-in here: the interval in progress, the last
 	 * one that ended, and since the start (or the last zeroing) */
@@ -129,6 +130,7 @@ struct sched_model {
 	bool *used;
 	size_t ntasks, cap;
 	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+	size_t nwaiting;		/* tasks waiting for their switch-in */
 	/* which tasks and CPUs the counts (sched_counts, the CPUs' latency
 	 * distributions) take in; NULL: all */
 	const struct filter *filter;

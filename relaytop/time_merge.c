@@ -78,6 +78,15 @@ static void gaps(struct time_merge *tm, unsigned int cpu)
 	}
 }
 
+/* The first record of q at or after its head (gaps before it), or NULL. */
+static const struct time_merge_item *next_record(const struct time_merge_cpu *q)
+{
+	for (size_t i = q->head; i < q->n; i++)
+		if (!q->items[i].gap)
+			return &q->items[i];
+	return NULL;
+}
+
 void time_merge_flush(struct time_merge *tm, uint64_t watermark)
 {
 	for (;;) {
@@ -85,20 +94,25 @@ void time_merge_flush(struct time_merge *tm, uint64_t watermark)
 		uint64_t best_ts = 0;
 
 		for (unsigned int c = 0; c < tm->ncpus; c++) {
-			struct time_merge_cpu *q = &tm->cpu[c];
-			uint64_t ts;
+			const struct time_merge_item *it =
+				next_record(&tm->cpu[c]);
 
-			gaps(tm, c);
-			if (q->head == q->n)
+			/* a gap ends where its CPU's records go on: until
+			 * they come, only the end of everything places it */
+			if (!it) {
+				if (watermark == UINT64_MAX)
+					gaps(tm, c);
 				continue;
-			ts = q->items[q->head].rec.ts;
-			if (ts <= watermark && (best == tm->ncpus || ts < best_ts)) {
+			}
+			if (it->rec.ts <= watermark &&
+			    (best == tm->ncpus || it->rec.ts < best_ts)) {
 				best = c;
-				best_ts = ts;
+				best_ts = it->rec.ts;
 			}
 		}
 		if (best == tm->ncpus)
 			return;
+		gaps(tm, best);
 		tm->cpu[best].head++;
 		tm->queued--;
 		if (tm->ops.record)

@@ -7,8 +7,9 @@
  * and gaps are queued per CPU as they come and handed on, merged by time,
  * up to a watermark: a time before which every CPU's records have been
  * read (the previous refresh tick, for a live source: a tick reads all
- * that was committed until it began).  A gap goes out right after the
- * record before it on its CPU.
+ * that was committed until it began).  A gap goes out right before the
+ * record after it on its CPU (where the missing events end, as a
+ * recording places it), or at the end of everything if none comes.
  */
 #ifndef RELAYTOP_TIME_MERGE_H
 #define RELAYTOP_TIME_MERGE_H

@@ -4,7 +4,9 @@
  * fractions and refuses junk, zero and huge values; -n takes a positive
  * whole number; -t a duration; long options; --record/--dump/--replay/
  * --report/--export-* exclude each other; an export takes exactly one
- * recording; -p, --comm and -C fill the filter and refuse bad lists;
+ * recording; -p, --comm and -C fill the filter and refuse bad lists,
+ * and are refused where nothing would apply them (--dump, --check,
+ * --export-*);
  * --tasks, --latency, --no-color and NO_COLOR; unknown options, missing
  * arguments and stray
  * arguments are refused with a message naming them; the usage text
@@ -140,6 +142,12 @@ static void test_errors(void)
 	expect_error("-p", "x", NULL, "-p x: not a list");
 	expect_error("-C", "3-1", NULL, "-C 3-1: not a CPU list");
 	expect_error("--comm", "a-name-longer-than-16", NULL, "a task name is 1 to 16");
+	/* the filters count for the views and --report: elsewhere they
+	 * would be ignored without a word */
+	expect_error("--dump", "a", "-p1", "-p, --comm and -C apply to");
+	expect_error("--check", "a", "--comm=x", "-p, --comm and -C apply to");
+	expect_error("--export-perfetto=-", "a", "-C0", "-p, --comm and -C apply to");
+	expect_error("-C0", "--export-ctf=d", "a", "-p, --comm and -C apply to");
 	{
 		struct options o;
 		char err[256];

@@ -11,7 +11,9 @@
  *   each interval's end (a run across two intervals is split between
  *   them), wakeup-to-switch-in latency per task and per CPU, and a
  *   wakeup whose switch-in fell in a gap counted as missed where it was
- *   to run, and a wakeup of a task still on a CPU (switched out later,
+ *   to run (a gap on any CPU, since that CPU may have pulled the task;
+ *   live, a gap sits where its CPU's records go on, as in a recording),
+ *   and a wakeup of a task still on a CPU (switched out later,
  *   never in) as no wait, not paired with its next switch-in; the
  *   interval's counts become the last interval's and the
  *   since-start counts go on until zeroed; -C and -p filters count only
@@ -42,6 +44,7 @@
 #include "sched_text.h"
 #include "task_table.h"
 #include "test-lib.h"
+#include "time_merge.h"
 #include "top.h"
 #include "util.h"
 
@@ -605,12 +608,165 @@ static void test_filters(void)
 	check(filter_task(NULL, 1, 1, "") && filter_cpu(NULL, 5));
 }
 
+/* ---- gaps in the live merge ----------------------------------------- */
+
+static void gap_model_record(void *ctx, unsigned int cpu,
+			     const struct sched_relay_record *r)
+{
+	sched_model_record(ctx, cpu, r, NULL);
+}
+
+static void gap_model_gap(void *ctx, unsigned int cpu)
+{
+	sched_model_gap(ctx, cpu);
+}
+
+/*
+ * CPU 1 is read up to 1000, then events go missing on it and its next
+ * records start at 3000; a wakeup at 2000 on CPU 0 is for CPU 1.  Its
+ * switch-in may have been among the missing events: the 3000 switch-in
+ * is not its, so the wakeup is missed, as --report counts it (a gap
+ * sits right before the record after it).  A gap at the end of a
+ * queue waits for the record after it.
+ */
+static void test_merge_gap(void)
+{
+	struct time_merge_ops ops = {
+		.record = gap_model_record, .gap = gap_model_gap,
+	};
+	struct sched_relay_record a = sw(1000, 0, 0, 30);
+	struct sched_relay_record w = ev(2000, SCHED_RELAY_WAKEUP, 20, 1);
+	struct sched_relay_record b = sw(3000, 30, SCHED_RELAY_STATE_SLEEPING, 20);
+	const struct sched_task_stats *t;
+	struct time_merge tm;
+	struct sched_model m;
+
+	sched_model_init(&m, 2);
+	ops.ctx = &m;
+	time_merge_init(&tm, &ops);
+	time_merge_records(&tm, 1, &a, 1);
+	time_merge_flush(&tm, 1500);
+	time_merge_gap(&tm, 1);
+	time_merge_records(&tm, 0, &w, 1);
+	time_merge_flush(&tm, 2500);
+	/* the gap's end is not known yet: the wakeup went first */
+	check_uint(m.wakeups_missed, ==, 0);
+	check_uint(tm.queued, ==, 1);
+	time_merge_records(&tm, 1, &b, 1);
+	time_merge_flush(&tm, UINT64_MAX);
+	t = sched_model_task(&m, 20);
+	if (check(t != NULL)) {
+		check_uint(t->all.latencies, ==, 0);
+		check_uint(t->all.missed, ==, 1);
+	}
+	check_uint(m.wakeups_missed, ==, 1);
+	check_uint(m.cpu[1].lat_all.missed, ==, 1);
+	check_uint(tm.queued, ==, 0);
+	/* a gap with nothing after it goes out at the end */
+	time_merge_gap(&tm, 0);
+	time_merge_flush(&tm, 5000);
+	check_uint(tm.queued, ==, 1);
+	time_merge_flush(&tm, UINT64_MAX);
+	check_uint(tm.queued, ==, 0);
+	check_uint(m.cpu[0].gaps, ==, 1);
+	time_merge_free(&tm);
+	sched_model_free(&m);
+}
+
+/*
+ * A wakeup for CPU 1 while events go missing on CPU 2: CPU 2 may have
+ * pulled the task (its migration recorded there, lost) and run it, so
+ * the later switch-in on CPU 1 may not be this wakeup's; and if CPU 2
+ * is then seen to switch it out, that is no "no wait" either.  The
+ * wakeup is missed, counted where it was to run.
+ */
+static void test_gap_elsewhere(void)
+{
+	struct sched_relay_record rs[] = {
+		sw(500, 0, 0, 70),
+		ev(1000, SCHED_RELAY_WAKEUP, 20, 1),
+		ev(1100, SCHED_RELAY_WAKEUP, 21, 1),
+		sw(2000, 70, SCHED_RELAY_STATE_SLEEPING, 21),
+		sw(3000, 0, 0, 20),
+	};
+	unsigned int on[] = { 2, 0, 0, 2, 1 };
+	const struct sched_task_stats *a, *b;
+	struct sched_model m;
+
+	sched_model_init(&m, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++) {
+		/* CPU 2's events went missing before its 2000 record */
+		if (i == 3)
+			sched_model_gap(&m, 2);
+		sched_model_record(&m, on[i], &rs[i], NULL);
+	}
+	a = sched_model_task(&m, 20);
+	b = sched_model_task(&m, 21);
+	if (check(a && b)) {
+		check_uint(a->all.latencies, ==, 0);
+		check_uint(a->all.missed, ==, 1);
+		check_uint(b->all.latencies, ==, 0);
+		check_uint(b->all.missed, ==, 1);
+	}
+	check_uint(m.wakeups_missed, ==, 2);
+	check_uint(m.cpu[1].lat_all.missed, ==, 2);
+	check_uint(m.cpu[1].lat_all.count + m.cpu[2].lat_all.count, ==, 0);
+	sched_model_free(&m);
+}
+
+/*
+ * A gap handed on where it begins (a recording puts a reset there): the
+ * events that went missing on CPU 1 lie up to its next record, so a
+ * wakeup taken in between, still waiting then, is missed too; one that
+ * was switched in before is not touched, nor is a wakeup after.
+ */
+static void test_gap_until_next(void)
+{
+	struct sched_relay_record rs[] = {
+		ev(2000, SCHED_RELAY_WAKEUP, 20, 1),
+		ev(2100, SCHED_RELAY_WAKEUP, 22, 0),
+		sw(2200, 0, 0, 22),
+		sw(3000, 0, 0, 20),
+		ev(3500, SCHED_RELAY_WAKEUP, 21, 1),
+		sw(4000, 20, SCHED_RELAY_STATE_SLEEPING, 21),
+	};
+	unsigned int on[] = { 0, 0, 0, 1, 0, 1 };
+	const struct sched_task_stats *a, *b, *c;
+	struct sched_model m;
+
+	sched_model_init(&m, 2);
+	sched_model_gap(&m, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
+		sched_model_record(&m, on[i], &rs[i], NULL);
+	a = sched_model_task(&m, 20);
+	b = sched_model_task(&m, 21);
+	c = sched_model_task(&m, 22);
+	if (check(a && b && c)) {
+		check_uint(a->all.latencies, ==, 0);
+		check_uint(a->all.missed, ==, 1);
+		check_uint(b->all.latencies, ==, 1);
+		check_uint(c->all.latencies, ==, 1);
+	}
+	check_uint(m.wakeups_missed, ==, 1);
+	/* a CPU's first records at the start are no gap's end */
+	sched_model_free(&m);
+	sched_model_init(&m, 2);
+	for (size_t i = 0; i < ARRAY_SIZE(rs); i++)
+		sched_model_record(&m, on[i], &rs[i], NULL);
+	check_uint(m.wakeups_missed, ==, 0);
+	check_uint(sched_model_task(&m, 20)->all.latencies, ==, 1);
+	sched_model_free(&m);
+}
+
 int main(void)
 {
 	TEST(test_hist(), "latency distributions: log2 buckets, percentiles, merging");
 	TEST(test_counts(), "per task and per CPU counts, intervals, missed, zeroing, filters");
 	TEST(test_table(), "the tasks table groups by process and sorts by every column");
 	TEST(test_live_report(), "live (merged in time), --report and a replay agree on one stream");
+	TEST(test_merge_gap(), "live: a wakeup before a gap's end on its CPU is missed, as in --report");
+	TEST(test_gap_elsewhere(), "a gap on any CPU: every wakeup waiting then is missed");
+	TEST(test_gap_until_next(), "a gap lasts until its CPU's next record: wakeups before it are missed");
 	TEST(test_filters(), "-p, --comm and -C parse, match and refuse bad lists");
 	return test_done();
 }
