@@ -177,22 +177,15 @@ static void went_away(struct live_source *ls, const char *why)
 		    "for it to come back", why);
 }
 
-/*
- * Run fn(ls, arg) where a SIGBUS (the buffers were removed under us) jumps
- * back here.  Nothing in this frame changes between sigsetjmp() and the
- * jump; fn leaves its results in *arg.  False when the channel went away.
- */
+/* fn(ls, arg) under the SIGBUS guard (channel.h); false when the
+ * channel went away. */
 static bool guarded(struct live_source *ls,
-		    void (*fn)(struct live_source *, void *), void *arg)
+		    void (*fn)(void *ls, void *arg), void *arg)
 {
-	if (sigsetjmp(channel_bus_jmp, 1)) {
-		went_away(ls, "its buffers were removed");
-		return false;
-	}
-	channel_bus_armed = 1;
-	fn(ls, arg);
-	channel_bus_armed = 0;
-	return true;
+	if (channel_guarded(fn, ls, arg))
+		return true;
+	went_away(ls, "its buffers were removed");
+	return false;
 }
 
 static void close_control(struct live_source *ls)
@@ -209,8 +202,9 @@ struct sync_args {
 
 /* Sync the readers not synced yet, at the kernel's consumed count when
  * known. */
-static void sync_readers(struct live_source *ls, void *arg)
+static void sync_readers(void *self, void *arg)
 {
+	struct live_source *ls = self;
 	const struct sync_args *a = arg;
 
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
@@ -390,8 +384,9 @@ struct read_args {
 	int err;			/* the first hand-back error */
 };
 
-static void read_some(struct live_source *ls, void *arg)
+static void read_some(void *self, void *arg)
 {
+	struct live_source *ls = self;
 	struct read_args *a = arg;
 	unsigned int n = a->which ? a->n : ls->ch.n;
 
