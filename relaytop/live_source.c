@@ -16,7 +16,10 @@
  *   away (re-configured or unloaded); it is looked for again every tick;
  * - the tick reads every buffer up to what the producer committed
  *   (following it inside the sub-buffer being filled), maps buffers of
- *   CPUs that came online, and reads the producer's drop counts.
+ *   CPUs that came online, reads 'generation' alone (every change of
+ *   the configuration moves it; the rest only when it moved) and the
+ *   producer's stats file only when a buffer was found (nearly) full
+ *   since the last tick (else the headers' drop counts are as new).
  */
 #include "live_source.h"
 
@@ -37,11 +40,13 @@ struct live_buffer {
 	struct channel_cpu *cc;
 };
 
-/* Per CPU: the counts of the last chunk read, to place gaps. */
+/* Per CPU: the counts of the last chunk read, to place gaps, and the
+ * stats file's drop count of the sequence read now, when last read. */
 struct live_marks {
 	bool valid;
 	uint64_t dropped;
 	uint64_t lost;
+	uint64_t stats_dropped;
 };
 
 static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
@@ -77,8 +82,11 @@ static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
 	if (intact && m->valid &&
 	    (chunk->dropped != m->dropped || chunk->lost != m->lost))
 		event(b->ls, FEED_GAP, chunk->cpu, 0);
-	if (intact)
-		*m = (struct live_marks) { true, chunk->dropped, chunk->lost };
+	if (intact) {
+		m->valid = true;
+		m->dropped = chunk->dropped;
+		m->lost = chunk->lost;
+	}
 	feed_settle(b->ls->feed, chunk, intact);
 }
 
@@ -92,6 +100,7 @@ static void buf_restart(void *ctx, unsigned int cpu, uint64_t generation)
 	};
 
 	marks_of(ls, cpu)->valid = false;
+	marks_of(ls, cpu)->stats_dropped = 0;
 	feed_event(ls->feed, &e);
 	if (generation != ls->restart_gen) {
 		ls->restart_gen = generation;
@@ -139,8 +148,17 @@ static void set_sinks(struct live_source *ls)
 {
 	free(ls->bufs);
 	ls->bufs = xcalloc(ls->ch.n, sizeof(*ls->bufs));
-	for (unsigned int i = 0; i < ls->ch.n; i++)
+	for (unsigned int i = 0; i < ls->ch.n; i++) {
 		ls->bufs[i] = (struct live_buffer) { ls, &ls->ch.cpus[i] };
+		ls->ch.cpus[i].reader.count_mix = !ls->no_mix;
+	}
+}
+
+void live_source_count_mix(struct live_source *ls, bool on)
+{
+	ls->no_mix = !on;
+	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n; i++)
+		ls->ch.cpus[i].reader.count_mix = on;
 }
 
 static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
@@ -152,6 +170,7 @@ static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
 	};
 
 	marks_of(ls, cc->cpu)->valid = false;
+	marks_of(ls, cc->cpu)->stats_dropped = 0;
 	feed_event(ls->feed, &e);
 }
 
@@ -366,6 +385,10 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 	unsigned int flags = 0, f;
 
 	feed_event(ls->feed, &fill);
+	/* n - 1 sub-buffers unread: the producer may be about to drop (it
+	 * drops only when none is free), past what any header says */
+	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
+		ls->stats_due = true;
 	/* A lap per call; a SIGTERM ends even a long drain within one
 	 * (the recording is finished from what was read). */
 	do {
@@ -470,6 +493,7 @@ void live_source_read_drops(struct live_source *ls)
 
 	if (!ls->have_ch || !ls->has_stats_file)
 		return;
+	ls->stats_due = false;
 	n = read_stats(ls, &cs);
 	if (n > 0 && ls->seq_drops)
 		note_stats_drops(ls, cs, n);
@@ -479,11 +503,26 @@ void live_source_read_drops(struct live_source *ls)
 
 		if (!cc)
 			continue;
+		marks_of(ls, cs[k].cpu)->stats_dropped = d;
 		if (cc->reader.dropped > d)
 			d = cc->reader.dropped;
 		event(ls, FEED_DROPPED, cs[k].cpu, d);
 	}
 	free(cs);
+}
+
+/* The drop counts as the headers read say, never below the stats file's
+ * last count of the same sequence (no stats file read). */
+static void header_drops(struct live_source *ls)
+{
+	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n; i++) {
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		uint64_t d = marks_of(ls, cc->cpu)->stats_dropped;
+
+		if (cc->reader.dropped > d)
+			d = cc->reader.dropped;
+		event(ls, FEED_DROPPED, cc->cpu, d);
+	}
 }
 
 /* ---- configuration changes ---- */
@@ -534,6 +573,22 @@ static void config_changed(struct live_source *ls)
 		remap(ls);
 	/* a reset shows in the buffers: look now, not at the tick */
 	drain(ls);
+}
+
+/*
+ * Did the configuration change?  Every change moves 'generation' (the
+ * ABI says so), so the tick reads that file alone; the others are read
+ * when it moved, or when it cannot be read (the reason is then found by
+ * reading all of them).
+ */
+static bool generation_moved(struct live_source *ls)
+{
+	uint64_t gen;
+
+	if (!ls->cfg.have[CTL_GENERATION] ||
+	    control_read_generation(&ls->ctl, &gen))
+		return true;
+	return gen != ls->cfg.generation;
 }
 
 /* ---- the source ---- */
@@ -594,9 +649,12 @@ static uint64_t tick(void *self, double interval)
 	/* the attributes too, after the buffers: the header is current even
 	 * if a notification is still on its way (sysfs delivers them from a
 	 * work item), and never older than what the buffers showed */
-	if (ls->have_ctl && ls->have_ch)
+	if (ls->have_ctl && ls->have_ch && generation_moved(ls))
 		config_changed(ls);
-	live_source_read_drops(ls);
+	if (ls->stats_due)
+		live_source_read_drops(ls);
+	else if (ls->has_stats_file)
+		header_drops(ls);
 	for (unsigned int i = 0; i < ls->ch.n; i++)
 		ls->ch.cpus[i].idle = false;
 	return mono_ns();

@@ -37,6 +37,10 @@ struct live_source {
 	struct live_marks *marks;	/* per CPU number: where gaps are */
 	unsigned int nmarks;
 	bool has_stats_file;
+	bool stats_due;		/* a buffer was found (nearly) full: the
+				 * producer may have dropped after its newest
+				 * header, which only the stats file tells */
+	bool no_mix;		/* nothing shows the event mix: not counted */
 	bool seq_drops;		/* feed FEED_SEQ_DROPPED (for a recording) */
 	/* hands sub-buffers back; channel_give_back() but in tests */
 	int (*give_back)(void *cc, uint64_t n);
@@ -58,9 +62,14 @@ void live_source_close(struct live_source *ls);
 /*
  * The producer's own drop counts, from its stats file (they also count
  * drops after the newest header, while a full buffer has no sub-buffer to
- * start); the tick reads them too.
+ * start).  The tick reads them only when a buffer was found (nearly)
+ * full since the last time, the only state in which the producer drops;
+ * otherwise the headers' counts are as new.
  */
 void live_source_read_drops(struct live_source *ls);
+/* Count each chunk's event mix (the default), or not (nothing shows it:
+ * no record is read for it). */
+void live_source_count_mix(struct live_source *ls, bool on);
 /* The channel's configuration now (for a recording's header). */
 void live_source_config(const struct live_source *ls, struct feed_config *c);
 /* ls as a struct source. */

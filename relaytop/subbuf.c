@@ -113,6 +113,7 @@ void subbuf_reader_init(struct subbuf_reader *r, const void *base,
 		.base = base,
 		.geom = *geom,
 		.cpu = cpu,
+		.count_mix = true,
 		.offset = SUBBUF_HDR_SIZE,
 		.seq_limit = UINT64_MAX,
 	};
@@ -584,7 +585,8 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				.dropped = dropped,
 				.lost = r->lost,
 			};
-			count_mix(&chunk);
+			if (r->count_mix)
+				count_mix(&chunk);
 			e0 = __atomic_load_n(&chunk.recs[0].event_seq,
 					     __ATOMIC_RELAXED);
 			e1 = __atomic_load_n(&chunk.recs[chunk.nrec - 1].event_seq,

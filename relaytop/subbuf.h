@@ -60,7 +60,8 @@ struct subbuf_chunk {
 	const struct sched_relay_record *recs;	/* in the mapping */
 	uint64_t dropped;	/* its header's count of producer drops */
 	uint64_t lost;		/* events this reader lost before recs[0] */
-	uint32_t mix[SCHED_RELAY_NR_EVENTS];	/* records per event type */
+	uint32_t mix[SCHED_RELAY_NR_EVENTS];	/* records per event type
+						 * (0 unless count_mix) */
 	uint32_t unknown;	/* records of a type this reader does not know */
 };
 
@@ -82,6 +83,8 @@ struct subbuf_reader {
 	const unsigned char *base;	/* the mapped CPU buffer */
 	struct subbuf_geometry geom;
 	unsigned int cpu;
+	bool count_mix;		/* fill chunk.mix and .unknown (reads every
+				 * record's type); off: they are 0 */
 
 	bool synced;		/* next_seq is a real position */
 	uint64_t next_seq;	/* sub-buffer being read (or waited for) */
@@ -124,7 +127,8 @@ struct subbuf_reader {
 	uint64_t mark_lost;
 };
 
-/* Set up a reader of the mapped buffer at base (not yet synced). */
+/* Set up a reader of the mapped buffer at base (not yet synced), counting
+ * the mix. */
 void subbuf_reader_init(struct subbuf_reader *r, const void *base,
 			const struct subbuf_geometry *geom, unsigned int cpu);
 

@@ -335,6 +335,8 @@ void top_start(struct top *t, const struct options *opt,
 	if (live_source_open(&t->live, opt->channel, &t->feed, msg,
 			     sizeof(msg)))
 		fatal("%s", msg);
+	if (out == OUT_NONE)
+		live_source_count_mix(&t->live, false);	/* nothing shows it */
 	t->src = live_source(&t->live);
 	if (opt->record) {
 		struct feed_config c;

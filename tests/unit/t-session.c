@@ -16,7 +16,9 @@
  * stands still (its figures are a copy) while reading goes on, and shows
  * the live figures again once resumed; buffers that cannot be handed
  * back (opened read-only) are announced in no-overwrite mode, where the
- * producer will drop, and not at all in overwrite mode.
+ * producer will drop, and not at all in overwrite mode; the tick reads
+ * 'generation' alone unless it moved, the stats file only once a buffer
+ * was found nearly full, and no record for the mix without a screen.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -171,6 +173,62 @@ static void test_drops_counted(void)
 	check_uint(r.fc.relay[0].full, ==, 30);
 	check_uint(r.t.tally.st.cpu[0].dropped, ==, 30);	/* from the stats file */
 	check_uint(r.t.tally.st.cpu[0].events, ==, 4 * 63);
+	rig_stop(&r);
+}
+
+static void put(struct rig *r, const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->fc.dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * The tick reads 'generation' alone, the other attributes when it moved,
+ * and the stats file only after a buffer was found nearly full; without
+ * a screen no record is read for the event mix.
+ */
+static void test_tick_reads_little(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 1, false, NULL)))
+		return;
+	check(!r.t.live.ch.cpus[0].reader.count_mix);
+	fake_relay_events(&r.fc.relay[0], 10);
+	put(&r, "events", "switch\n");		/* generation stays */
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 10);
+	check_uint(r.t.live.cfg.events, !=, 1u << SCHED_RELAY_SWITCH);
+	r.fc.events = 1u << SCHED_RELAY_SWITCH;
+	r.fc.generation++;
+	fake_channel_sync_files(&r.fc);
+	top_tick(&r.t);
+	check_uint(r.t.live.cfg.events, ==, 1u << SCHED_RELAY_SWITCH);
+	check_uint(r.t.live.cfg.generation, ==, r.fc.generation);
+	/* a stats file that says more than happened: not read */
+	put(&r, "stats", "cpu produced dropped subbufs_produced "
+	    "subbufs_consumed fill_bytes\n0 10 77 1 0 640\n");
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, 0);
+	/* the buffer fills up and the producer drops: read */
+	fake_relay_events(&r.fc.relay[0], 4 * 63 + 20 - 10);
+	fake_channel_sync_files(&r.fc);
+	top_tick(&r.t);
+	check_uint(r.fc.relay[0].full, >, 0);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, r.fc.relay[0].full);
+	check_uint(r.t.tally.st.cpu[0].events + r.fc.relay[0].full, ==,
+		   4 * 63 + 20);
+	/* handed back and read again: the headers' count stays */
+	fake_relay_events(&r.fc.relay[0], 70);
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, r.fc.relay[0].full);
 	rig_stop(&r);
 }
 
@@ -419,6 +477,7 @@ int main(void)
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
 	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
+	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
