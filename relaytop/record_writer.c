@@ -75,7 +75,7 @@ static uint32_t block_crc(const unsigned char *p, size_t size)
 	struct record_block h;
 
 	memcpy(&h, p, sizeof(h));
-	return record_block_crc(&h, p + sizeof(h), size);
+	return record_block_crc_v(RECORD_VERSION, &h, p + sizeof(h), size);
 }
 
 /* Append a whole block (header filled in but for magic/size/crc). */

@@ -205,7 +205,7 @@ static void test_dump_lines(void)
 		     "read them]\n") != NULL);
 	check(strstr(text, "#    1            5            4            7\n")
 	      != NULL);
-	check(strstr(text, "# relaytop recording (format 2): "
+	check(strstr(text, "# relaytop recording (format 3): "
 		     "/sys/kernel/sched_relay, cpus=2\n") == text);
 	if (test_failed())
 		test_msg("dump:\n%s", text);
