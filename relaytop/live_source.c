@@ -366,10 +366,9 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc)
 
 /*
  * Read buffer i.  Runs inside the SIGBUS guard.  Returns the reader's
- * flags; *err gets a hand-back error.
+ * flags.  The sub-buffers it finished are handed back after the commit.
  */
-static unsigned int read_buffer(struct live_source *ls, unsigned int i,
-				int *err)
+static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 {
 	struct channel_cpu *cc = &ls->ch.cpus[i];
 	struct subbuf_sink sink = {
@@ -396,7 +395,6 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 		flags |= f;
 	} while ((f & SUBBUF_MORE) && !loop_signalled());
 	note_losses(ls, cc);
-	*err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
 	return flags;
 }
 
@@ -415,11 +413,21 @@ static void read_some(void *self, void *arg)
 
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = a->which ? a->which[k] : k;
-		int err = 0;
-		unsigned int flags = read_buffer(ls, i, &err);
+		unsigned int flags = read_buffer(ls, i);
 
 		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
 			ls->ch.cpus[i].idle = true;
+	}
+	/* What was read is written (a recording writes it straight from
+	 * the mapping, and checks it was not overwritten meanwhile) before
+	 * the sub-buffers go back to the producer. */
+	feed_commit(ls->feed);
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = a->which ? a->which[k] : k;
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		int err = subbuf_reader_handback(&cc->reader, ls->give_back,
+						 cc);
+
 		if (err && !a->err)
 			a->err = err;
 		if (err == -ENODEV || err == -ENOENT)

@@ -654,6 +654,19 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 	return flags | SUBBUF_MORE;
 }
 
+bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
+			uint64_t generation)
+{
+	const struct sched_relay_header *h =
+		(const void *)((const unsigned char *)recs - offset);
+
+	/* pairs with the writer's store-release of seq, as the re-check in
+	 * subbuf_reader_read(): the records were used before this */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&h->seq, __ATOMIC_RELAXED) == seq &&
+	       __atomic_load_n(&h->generation, __ATOMIC_RELAXED) == generation;
+}
+
 uint64_t subbuf_reader_backlog(const struct subbuf_reader *r)
 {
 	struct subbuf_newest w;

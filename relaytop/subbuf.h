@@ -180,6 +180,15 @@ struct subbuf_newest subbuf_find_newest(const void *base,
 					const struct subbuf_geometry *geom,
 					unsigned int cpu);
 
+/*
+ * Are the records of a chunk (recs, at offset in sub-buffer seq of
+ * generation) still what was read?  The seqlock's read side once more,
+ * after the records were used (written from the mapping): false when the
+ * producer has since rewritten the sub-buffer (overwrite mode, a reset).
+ */
+bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
+			uint64_t generation);
+
 /* Bytes the producer committed that the reader has not read yet. */
 uint64_t subbuf_reader_backlog(const struct subbuf_reader *r);
 

@@ -348,6 +348,8 @@ void top_start(struct top *t, const struct options *opt,
 		t->rec = recorder_create(opt->record, &m);
 		if (!t->rec)
 			fatal("%s: %s", opt->record, strerror(errno));
+		/* blocks written from the mapping when the file allows */
+		recorder_zero_copy(t->rec, true);
 		record_sink_init(&t->rsink, t->rec);
 		s = record_sink(&t->rsink);
 		feed_add(&t->feed, &s);

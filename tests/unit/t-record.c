@@ -13,7 +13,11 @@
  *   truncated at every length, corrupted at sampled bytes (format 3: all
  *   but inside records, which no CRC covers; format 2: all), a newer
  *   format version, another byte order, foreign record sizes, data after
- *   the end; format 2 files still read.
+ *   the end; format 2 files still read;
+ * - zero-copy (payloads written from the buffer at the commit): the same
+ *   records read back; a block whose sub-buffer was rewritten before the
+ *   after-write check is SKIPPED and its records counted lost, as are
+ *   those whose buffers went away before the commit.
  * This file also runs under valgrind in `make check`.
  */
 #include <errno.h>
@@ -137,6 +141,7 @@ static void rig_drain(struct rig *g, int c)
 		fl = subbuf_reader_read(&g->reader[c], &sink);
 	while (fl & SUBBUF_MORE);
 	recorder_note_lost(g->rec, c, g->reader[c].lost);
+	recorder_commit(g->rec);	/* zero-copy: before the hand-back */
 	subbuf_reader_handback(&g->reader[c], give, &g->relay[c]);
 }
 
@@ -364,6 +369,77 @@ static void test_torn_not_written(void)
 	check_uint(rb.records[0], ==, g.tee[0].col.delivered);
 	check_uint(rb.records[0] + rb.lost[0], ==, g.relay[0].events);
 	check(rb.ids_match_gaps);
+	record_stream_close(&rb.s);
+}
+
+/*
+ * Zero-copy: the payload is written from the buffer at the commit; with
+ * overrun, the producer laps the buffer between the read and the
+ * commit, as it may while the write runs.
+ */
+static void test_zero_copy(bool overrun_it)
+{
+	struct rig g;
+	struct readback rb;
+	struct subbuf_sink sink;
+
+	rig_setup(&g, "zc.rec", true);
+	check(recorder_zero_copy(g.rec, true));
+	for (int round = 0; round < 3; round++)
+		for (int c = 0; c < NCPU; c++) {
+			fake_relay_events(&g.relay[c], 5 + c);
+			rig_drain(&g, c);
+		}
+	fake_relay_events(&g.relay[0], 4);
+	sink = (struct subbuf_sink) { .stage = tee_stage,
+				      .settle = tee_settle,
+				      .restart = tee_restart,
+				      .ctx = &g.tee[0] };
+	subbuf_reader_read(&g.reader[0], &sink);
+	if (overrun_it)
+		fake_relay_events(&g.relay[0], 2 * NSUB * CAP);
+	check_int(recorder_commit(g.rec), ==, 0);
+	check_uint(g.rec->skipped, ==, overrun_it ? 4 : 0);
+	fake_relay_events(&g.relay[0], 3);
+	rig_drain(&g, 0);
+	rig_finish(&g);
+	read_back("zc.rec", &rb);
+	check_str(rb.error, "");
+	check(rb.ids_match_gaps);
+	check(rb.events_match_gaps);
+	for (int c = 0; c < NCPU; c++)
+		check_uint(rb.records[c] + rb.lost[c], ==, g.relay[c].events);
+	check_uint(rb.lost[0], >=, overrun_it ? 4 : 0);
+	if (!overrun_it)
+		check_uint(rb.lost[0], ==, 0);
+	check_uint(rb.records[0] + (overrun_it ? 4 : 0), ==,
+		   g.tee[0].col.delivered);
+	check_uint(rb.s.rd.summary[0].lost, ==, rb.lost[0]);
+	record_stream_close(&rb.s);
+}
+
+/* Zero-copy: the buffers go away before the commit: SKIPPED, lost. */
+static void test_zero_copy_gone(void)
+{
+	struct rig g;
+	struct readback rb;
+	struct subbuf_sink sink;
+
+	rig_setup(&g, "zcg.rec", false);
+	check(recorder_zero_copy(g.rec, true));
+	fake_relay_events(&g.relay[1], 9);
+	sink = (struct subbuf_sink) { .stage = tee_stage,
+				      .settle = tee_settle,
+				      .restart = tee_restart,
+				      .ctx = &g.tee[1] };
+	subbuf_reader_read(&g.reader[1], &sink);
+	recorder_gone(g.rec, RECORD_NO_CPU);
+	check_uint(g.rec->skipped, ==, 9);
+	rig_finish(&g);
+	read_back("zcg.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.records[1], ==, 0);
+	check_uint(rb.lost[1], ==, 9);
 	record_stream_close(&rb.s);
 }
 
@@ -701,6 +777,9 @@ int main(void)
 	TEST(test_truncated_everywhere(), "truncated at any length: a clear error, a valid prefix");
 	TEST(test_corrupted_bytes(), "a corrupted byte anywhere but in records' bodies is caught");
 	TEST(test_format2_read(), "format 2 reads as before, every corrupted byte caught");
+	TEST(test_zero_copy(false), "zero-copy: records written from the buffer read back the same");
+	TEST(test_zero_copy(true), "zero-copy: a block overwritten while written is SKIPPED, counted lost");
+	TEST(test_zero_copy_gone(), "zero-copy: records whose buffer went away are counted lost");
 	TEST(test_newer_version(), "newer version, other byte order, other record size: refused");
 	TEST(test_data_after_end(), "data after the end block is refused");
 	TEST(test_write_error_reported(), "write errors (ENOENT, ENOSPC) are reported");
