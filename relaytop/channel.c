@@ -265,7 +265,7 @@ unsigned int channel_pollfds(const struct channel *ch, struct pollfd *pfd,
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < ch->n && n < max; i++) {
-		if (ch->cpus[i].idle)
+		if (ch->cpus[i].idle || ch->cpus[i].timed)
 			continue;
 		pfd[n].fd = ch->cpus[i].fd;
 		pfd[n].events = POLLIN;

@@ -33,6 +33,7 @@ struct channel_cpu {
 	size_t map_len;
 	bool writable;		/* hand-back possible */
 	bool idle;		/* woke us without news: not polled till the tick */
+	bool timed;		/* drained by the reader's timer: not polled */
 	uint64_t lost_seen;	/* reader->lost already accounted for */
 	struct subbuf_reader reader;
 };
@@ -82,8 +83,8 @@ struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu);
 /* Tell the kernel n more sub-buffers of cc were consumed ("n\n"). */
 int channel_give_back(void *cc, uint64_t n);
 
-/* pollfds (POLLIN) for the buffers not marked idle; returns how many and
- * fills map[] with the index in cpus[] of each. */
+/* pollfds (POLLIN) for the buffers not marked idle or timed; returns how
+ * many and fills map[] with the index in cpus[] of each. */
 unsigned int channel_pollfds(const struct channel *ch, struct pollfd *pfd,
 			     unsigned int *map, unsigned int max);
 

@@ -12,6 +12,13 @@
  *   and its finished sub-buffers handed back, so no-overwrite mode keeps
  *   flowing however long the refresh interval; a buffer that wakes us
  *   without news is left out until the next tick, so nothing spins;
+ * - the drain timer: a buffer whose rate fills a sub-buffer within a
+ *   refresh interval is not polled (a wake-up per sub-buffer costs more
+ *   than a timer that reads several at once); all buffers are read every
+ *   drain_ns, the time the busiest takes to fill LIVE_FILL_TARGET of its
+ *   free room at its rate.  A quiet buffer stays polled, so a burst
+ *   after a quiet period is read at once, and so does a busy one that a
+ *   drain found fuller than LIVE_FILL_BACKSTOP (its rate rose);
  * - POLLERR on a buffer, or SIGBUS while reading one: the channel went
  *   away (re-configured or unloaded); it is looked for again every tick;
  * - the tick reads every buffer up to what the producer committed
@@ -47,6 +54,12 @@ struct live_marks {
 	uint64_t dropped;
 	uint64_t lost;
 	uint64_t stats_dropped;
+	/* the drain timer: bytes the producer wrote since rate_ns (read,
+	 * dropped or lost), its rate in bytes/s, the fill last found */
+	uint64_t bytes;
+	uint64_t rate_ns;
+	double rate;
+	double fill;
 };
 
 static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
@@ -78,6 +91,12 @@ static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
 	struct live_buffer *b = ctx;
 	struct live_marks *m = marks_of(b->ls, chunk->cpu);
 
+	if (intact) {
+		m->bytes += (uint64_t)chunk->nrec * SUBBUF_REC_SIZE;
+		if (m->valid && chunk->dropped > m->dropped)
+			m->bytes += (chunk->dropped - m->dropped) *
+				    SUBBUF_REC_SIZE;
+	}
 	/* events missing before this chunk: a gap right before it */
 	if (intact && m->valid &&
 	    (chunk->dropped != m->dropped || chunk->lost != m->lost))
@@ -359,6 +378,7 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc)
 	};
 
 	cc->lost_seen = lost;
+	marks_of(ls, cc->cpu)->bytes += e.count * SUBBUF_REC_SIZE;
 	feed_event(ls->feed, &e);
 	if (!ls->has_stats_file)
 		event(ls, FEED_DROPPED, cc->cpu, cc->reader.dropped);
@@ -384,6 +404,7 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 	unsigned int flags = 0, f;
 
 	feed_event(ls->feed, &fill);
+	marks_of(ls, cc->cpu)->fill = fill.fill;
 	/* n - 1 sub-buffers unread: the producer may be about to drop (it
 	 * drops only when none is free), past what any header says */
 	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
@@ -435,6 +456,64 @@ static void read_some(void *self, void *arg)
 	}
 }
 
+static uint64_t now_ns(const struct live_source *ls)
+{
+	return ls->clock ? ls->clock() : mono_ns();
+}
+
+/*
+ * After buffers were read: their rates, which buffers the timer drains
+ * (and so are not polled), and when it does next.
+ */
+static void schedule(struct live_source *ls, const unsigned int *which,
+		     unsigned int n)
+{
+	uint64_t now = now_ns(ls), period = ls->interval_ns;
+	double sub = ls->ch.geom.subbuf_size;
+	/* what the producer may fill before a drain: the buffer but the
+	 * sub-buffer it is in (not handed back) */
+	double room = (double)subbuf_buffer_size(&ls->ch.geom) - sub;
+	bool any = false;
+
+	for (unsigned int k = 0; k < (which ? n : ls->ch.n); k++) {
+		struct live_marks *m =
+			marks_of(ls, ls->ch.cpus[which ? which[k] : k].cpu);
+		uint64_t dt = now - m->rate_ns;
+		double r;
+
+		if (!m->rate_ns || now < m->rate_ns) {
+			m->rate_ns = now;	/* the first look */
+			m->bytes = 0;
+			continue;
+		}
+		if (dt < LIVE_MIN_DRAIN_NS)
+			continue;	/* too short to tell */
+		r = (double)m->bytes * 1e9 / (double)dt;
+		/* a rise counts at once, a fall by halves */
+		m->rate = r > m->rate ? r : (m->rate + r) / 2;
+		m->bytes = 0;
+		m->rate_ns = now;
+	}
+	for (unsigned int i = 0; i < ls->ch.n; i++) {
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		const struct live_marks *m = marks_of(ls, cc->cpu);
+		bool busy = m->rate * (double)ls->interval_ns / 1e9 > sub;
+
+		cc->timed = busy && m->fill < LIVE_FILL_BACKSTOP;
+		if (busy) {
+			double t = LIVE_FILL_TARGET * room / m->rate * 1e9;
+
+			any = true;
+			if (t < (double)period)
+				period = (uint64_t)t;
+		}
+	}
+	if (period < LIVE_MIN_DRAIN_NS)
+		period = LIVE_MIN_DRAIN_NS;
+	ls->drain_ns = period;
+	ls->drain_at = any ? now + period : 0;
+}
+
 /*
  * Read the buffers whose index is in which[] (all when which is NULL).
  * Buffers that had nothing new are marked idle when mark_idle is set.
@@ -446,6 +525,7 @@ static void read_buffers(struct live_source *ls, const unsigned int *which,
 
 	if (!ls->have_ch || !guarded(ls, read_some, &a))
 		return;
+	schedule(ls, which, n);
 	if (a.err == -ENODEV || a.err == -ENOENT)
 		went_away(ls, "its buffers were removed");
 	else if (a.err == -EBADF) {
@@ -637,18 +717,29 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 	if (gone) {
 		went_away(ls, "its buffers were removed");
 		remap(ls);
+	} else if (ls->drain_at && now_ns(ls) >= ls->drain_at) {
+		ls->timed_drains++;
+		drain(ls);	/* all of them, the woken ones too */
 	} else if (nwoke) {
+		ls->woken_drains++;
 		read_buffers(ls, woke, nwoke, true);
 	}
 	if (ctl_woke)
 		config_changed(ls);
 }
 
+static uint64_t deadline(const void *self)
+{
+	const struct live_source *ls = self;
+
+	return ls->have_ch ? ls->drain_at : 0;
+}
+
 static uint64_t tick(void *self, double interval)
 {
 	struct live_source *ls = self;
 
-	(void)interval;
+	ls->interval_ns = (uint64_t)(interval * 1e9);
 	if (!ls->have_ch)
 		remap(ls);
 	else
@@ -726,7 +817,7 @@ static void finish(void *self)
 const struct source_ops live_source_ops = {
 	.pollfds = pollfds, .ready = ready, .drain = drain, .tick = tick,
 	.state = state, .can_change = can_change, .change = change,
-	.finish = finish,
+	.finish = finish, .deadline = deadline,
 };
 
 struct source live_source(struct live_source *ls)
@@ -748,6 +839,7 @@ int live_source_open(struct live_source *ls, const char *dir,
 	ls->dir = xstrdup(dir);
 	ls->feed = feed;
 	ls->give_back = give_back_default;
+	ls->interval_ns = 1000000000ull;	/* till the first tick says */
 	channel_install_sigbus();
 	err = map_channel(ls, msg, len);
 	if (err)

@@ -19,6 +19,12 @@
 #include "source.h"
 
 #define LIVE_MAX_BUFFERS 1024	/* buffers polled at once */
+/* A timed buffer is drained when it may be this full (of its free room
+ * at its rate), and polled again once a drain finds it fuller than
+ * LIVE_FILL_BACKSTOP; the timer never waits less than LIVE_MIN_DRAIN_NS. */
+#define LIVE_FILL_TARGET	0.4
+#define LIVE_FILL_BACKSTOP	0.6
+#define LIVE_MIN_DRAIN_NS	1000000ull
 
 struct live_buffer;
 struct live_marks;
@@ -45,6 +51,15 @@ struct live_source {
 	/* hands sub-buffers back; channel_give_back() but in tests */
 	int (*give_back)(void *cc, uint64_t n);
 	uint64_t restart_gen;	/* last generation a reset was reported for */
+	/* the drain timer: buffers that fill a sub-buffer within a refresh
+	 * interval are drained every drain_ns (sized from their rate and
+	 * free room) instead of waking us per sub-buffer */
+	uint64_t (*clock)(void);	/* NULL: mono_ns() (tests: theirs) */
+	uint64_t interval_ns;	/* the refresh interval: the longest wait */
+	uint64_t drain_at;	/* next timed drain, or 0: none */
+	uint64_t drain_ns;	/* its period */
+	uint64_t timed_drains;	/* drains the timer made */
+	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
 	/* the last pollfds(): control files, then buffers (map: cpus[]) */
 	unsigned int nctl, nbuf;
 	unsigned int map[LIVE_MAX_BUFFERS];

@@ -52,6 +52,9 @@ struct source_ops {
 	int (*change)(void *self, enum source_request req, uint32_t value);
 	/* read the last of it before the end */
 	void (*finish)(void *self);
+	/* when ready() wants to be called even if no fd is ready (a drain
+	 * timer; CLOCK_MONOTONIC ns), or 0 */
+	uint64_t (*deadline)(const void *self);
 };
 
 struct source {

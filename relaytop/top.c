@@ -292,6 +292,13 @@ static void loop_status(void *ctx)
 	fflush(stderr);
 }
 
+static uint64_t loop_deadline(void *ctx)
+{
+	const struct top *t = ctx;
+
+	return t->src.ops->deadline ? t->src.ops->deadline(t->src.self) : 0;
+}
+
 static bool loop_done(void *ctx)
 {
 	const struct top *t = ctx;
@@ -304,7 +311,7 @@ static void loop_init(struct top *t)
 	t->loop.ops = (struct loop_ops) {
 		.pollfds = loop_pollfds, .ready = loop_ready,
 		.tick = loop_tick, .status = loop_status, .done = loop_done,
-		.ctx = t,
+		.deadline = loop_deadline, .ctx = t,
 	};
 }
 

@@ -18,7 +18,10 @@
  * back (opened read-only) are announced in no-overwrite mode, where the
  * producer will drop, and not at all in overwrite mode; the tick reads
  * 'generation' alone unless it moved, the stats file only once a buffer
- * was found nearly full, and no record for the mix without a screen.
+ * was found nearly full, and no record for the mix without a screen;
+ * busy buffers are read on a timer sized from their rate and free room,
+ * quiet ones (and busy ones found past a fill threshold) when they wake
+ * the loop, so a burst after a quiet period is read at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -229,6 +232,92 @@ static void test_tick_reads_little(void)
 	fake_relay_events(&r.fc.relay[0], 70);
 	top_tick(&r.t);
 	check_uint(r.t.tally.st.cpu[0].dropped, ==, r.fc.relay[0].full);
+	rig_stop(&r);
+}
+
+static uint64_t fake_now;
+
+static uint64_t fake_clock(void)
+{
+	return fake_now;
+}
+
+/* Which buffers the loop would poll now (their CPUs, as a bit mask). */
+static unsigned int polled(struct rig *r, struct pollfd *pfd, unsigned int *n)
+{
+	struct live_source *ls = &r->t.live;
+	unsigned int mask = 0;
+
+	*n = r->t.src.ops->pollfds(ls, pfd, 64);
+	for (unsigned int i = 0; i < ls->nbuf; i++)
+		mask |= 1u << ls->ch.cpus[ls->map[i]].cpu;
+	return mask;
+}
+
+/*
+ * The drain timer: a buffer that fills a sub-buffer within the refresh
+ * interval is not polled but read every drain_ns (sized from its rate
+ * and free room); a quiet one stays polled, so a burst is read as soon
+ * as it wakes us; a timed one found past the backstop fill is polled
+ * again.
+ */
+static void test_drain_timer(void)
+{
+	struct rig r;
+	struct live_source *ls;
+	struct pollfd pfd[64];
+	unsigned int n, cap = 63;
+	uint64_t t0;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	ls = &r.t.live;
+	ls->clock = fake_clock;
+	fake_now = t0 = 1000000000ull;
+	top_drain(&r.t);			/* the first look */
+	check_uint(ls->drain_at, ==, 0);
+	check_uint(polled(&r, pfd, &n), ==, 3);
+	/* CPU 0: 1.5 sub-buffers in 10 ms; CPU 1: nothing */
+	fake_now += 10000000;
+	fake_relay_events(&r.fc.relay[0], cap + cap / 2);
+	top_drain(&r.t);
+	check(ls->ch.cpus[0].timed);
+	check(!ls->ch.cpus[1].timed);
+	check_uint(polled(&r, pfd, &n), ==, 2);	/* CPU 1 alone */
+	check_uint(ls->drain_at, >, fake_now);
+	check_uint(ls->drain_at, <=, fake_now + ls->interval_ns);
+	check_uint(r.t.src.ops->deadline(ls), ==, ls->drain_at);
+	/* before the deadline nothing of CPU 0 is read */
+	fake_relay_events(&r.fc.relay[0], 20);
+	fake_now = ls->drain_at - 1;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2);
+	/* at it, everything is */
+	fake_now = ls->drain_at;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2 + 20);
+	check_uint(ls->timed_drains, ==, 1);
+	/* a burst on quiet CPU 1 wakes us (POLLIN) and is read at once */
+	fake_now += 1000;
+	fake_relay_events(&r.fc.relay[1], 2 * cap);
+	polled(&r, pfd, &n);
+	for (unsigned int i = 0; i < n; i++)
+		if (pfd[i].fd == ls->ch.cpus[1].fd)
+			pfd[i].revents = POLLIN;
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(r.t.tally.st.cpu[1].events, ==, 2 * cap);
+	check_uint(ls->woken_drains, ==, 1);
+	/* CPU 0 found past the backstop fill: polled again */
+	fake_relay_events(&r.fc.relay[0], 3 * cap);
+	fake_now = ls->drain_at;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check(!ls->ch.cpus[0].timed);
+	check_uint(polled(&r, pfd, &n) & 1u, ==, 1);
+	check_uint(r.fc.relay[0].full, ==, 0);
+	(void)t0;
 	rig_stop(&r);
 }
 
@@ -478,6 +567,7 @@ int main(void)
 	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
+	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
