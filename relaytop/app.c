@@ -12,6 +12,7 @@ void app_init(struct app *a, const struct options *opt, enum output_mode out)
 	a->opt = opt;
 	a->out = out;
 	a->interval = opt->interval;
+	a->hide_self = opt->hide_self;
 }
 
 void app_status(struct app *a, bool error, const char *fmt, ...)

@@ -27,6 +27,7 @@ struct app {
 	enum stats_sort sort;
 	bool paused;
 	bool show_help;
+	bool hide_self;		/* relaytop's own events left out of the view */
 	int prompt;		/* a key waiting for its second key, or 0 */
 	char status[256];
 	bool status_error;

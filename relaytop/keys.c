@@ -16,6 +16,7 @@ static const struct key_binding table[] = {
 	{ 's', "s", CMD_SORT, "sort by CPU, events/s, drops, fill" },
 	{ 'e', "e", CMD_EVENTS, "turn an event type on or off (then s w n m f x k)" },
 	{ 'o', "o", CMD_OVERWRITE, "toggle overwrite (flight recorder) mode" },
+	{ 'i', "i", CMD_SELF, "hide or show relaytop's own switches and wake-ups (not in a recording)" },
 	{ KEY_CODE_CTRL_L, "^L", CMD_REDRAW, "repaint the whole screen" },
 	{ KEY_CODE_RESIZE, NULL, CMD_REDRAW, NULL },
 };

@@ -27,6 +27,7 @@ enum command {
 	CMD_EVENTS,		/* ask which event type to turn on or off */
 	CMD_OVERWRITE,		/* toggle overwrite mode */
 	CMD_REDRAW,		/* repaint the whole screen */
+	CMD_SELF,		/* hide or show relaytop's own events */
 };
 
 struct key_binding {

@@ -52,6 +52,9 @@ static void live_view(const struct top *t, struct view *v)
 	v->status = t->app.status;
 	v->status_error = t->app.status_error;
 	v->prompt = controller_prompt(&t->app);
+	v->self_known = t->tally.self_pid && t->tally.follow_tasks;
+	v->self_events = t->tally.self_events;
+	v->self_hidden = t->tally.hide_self;
 	if (t->rec) {
 		v->record_path = t->rec->path;
 		v->record_bytes = t->rec->file_bytes + t->rec->len;
@@ -178,6 +181,7 @@ unsigned int top_key(struct top *t, int key)
 {
 	unsigned int react = controller_key(&t->app, &t->src, key);
 
+	t->tally.hide_self = t->app.hide_self;
 	if (react & REACT_PAUSE)
 		freeze(t);
 	if (react & REACT_INTERVAL) {
@@ -338,6 +342,8 @@ void top_start(struct top *t, const struct options *opt,
 	loop_init(t);
 	start = mono_ns();
 	tally_init(&t->tally, 0, start, out != OUT_NONE);
+	t->tally.self_pid = (int)getpid();
+	t->tally.hide_self = t->app.hide_self;
 	sinks(t);
 	if (live_source_open(&t->live, opt->channel, &t->feed, msg,
 			     sizeof(msg)))

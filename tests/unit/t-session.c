@@ -21,7 +21,9 @@
  * was found nearly full, and no record for the mix without a screen;
  * busy buffers are read on a timer sized from their rate and free room,
  * quiet ones (and busy ones found past a fill threshold) when they wake
- * the loop, so a burst after a quiet period is read at once.
+ * the loop, so a burst after a quiet period is read at once; relaytop's
+ * own switches and wake-ups are counted and can be hidden from the
+ * figures, not from the recording.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -321,6 +323,56 @@ static void test_drain_timer(void)
 	rig_stop(&r);
 }
 
+/*
+ * relaytop's own switches and wake-ups are counted (with a screen, where
+ * records are followed) and, on request, left out of the figures, but
+ * not out of the recording.
+ */
+static void test_self_noise(void)
+{
+	struct fake_channel fc;
+	struct options opt;
+	struct top t;
+	int self = (int)getpid();
+	char path[] = "/tmp/t-session-self.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (!check(fd >= 0) ||
+	    !check(fake_channel_create(&fc, 1, 4096, 4, false)))
+		return;
+	close(fd);
+	memset(&opt, 0, sizeof(opt));
+	opt.channel = fc.dir;
+	opt.interval = 1;
+	opt.record = path;
+	top_start(&t, &opt, OUT_BATCH);
+	t.live.give_back = fake_channel_give_back;
+	fake_channel_set_current(&fc);
+	check_int(t.tally.self_pid, ==, self);
+	fc.relay[0].next_id = (uint64_t)self;	/* a switch out of us */
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_SWITCH);
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);	/* not us */
+	fc.relay[0].next_id = (uint64_t)self;	/* we are woken */
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
+	fake_relay_events(&fc.relay[0], 3);
+	top_drain(&t);
+	check_uint(t.tally.self_events, ==, 2);
+	check_uint(t.tally.st.cpu[0].events, ==, 6);
+	top_key(&t, 'i');
+	check(t.tally.hide_self);
+	check(strstr(t.app.status, "hidden") != NULL);
+	fc.relay[0].next_id = (uint64_t)self;
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
+	fake_relay_events(&fc.relay[0], 2);
+	top_drain(&t);
+	check_uint(t.tally.self_events, ==, 3);
+	check_uint(t.tally.st.cpu[0].events, ==, 8);	/* 9 less ours */
+	check_uint(t.rec->records, ==, 9);		/* all recorded */
+	top_free(&t);
+	fake_channel_destroy(&fc);
+	unlink(path);
+}
+
 static void test_overwrite_losses_counted(void)
 {
 	struct rig r;
@@ -568,6 +620,7 @@ int main(void)
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
+	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");
