@@ -159,9 +159,10 @@ guest-programs: deps $(GUEST_TESTS)
 	@if [ -f tracepoints-demo/Makefile ]; then \
 		$(MAKE) -s -C tracepoints-demo loadgen OUT=$(GUEST)/bin STATIC=1; fi
 
-guest-programs: $(GUEST)/bin/read_reader $(GUEST)/bin/cputime
+guest-programs: $(GUEST)/bin/read_reader $(GUEST)/bin/cputime $(GUEST)/bin/ftrace_mmap_reader
 
-# The bench's tools: a read()-based reader, a CPU-time meter.
+# The bench's tools: a read()-based reader, a CPU-time meter, a reader of
+# ftrace's mapped ring buffer.
 $(GUEST)/bin/%: bench/%.c include/uapi/sched_relay.h
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
