@@ -382,6 +382,13 @@ static void drop_unwritten(struct recorder *rec)
 	bool *bad;
 	bool any = false;
 
+	if (rec->batch_written) {
+		/* written, its check cut short by a SIGBUS: as it is */
+		rec->batch_written = false;
+		rec->len = 0;
+		rec->nbatch = 0;
+		return;
+	}
 	if (!rec->zero_copy || !rec->nbatch)
 		return;
 	bad = xcalloc(rec->nbatch, sizeof(*bad));
@@ -472,7 +479,10 @@ int recorder_commit(struct recorder *rec)
 		}
 	} else if (!err) {
 		/* the seqlock's read side, after the write: a sub-buffer
-		 * rewritten meanwhile was written torn */
+		 * rewritten meanwhile was written torn.  A SIGBUS in here
+		 * (the buffers went away) leaves the batch as written. */
+		rec->file_bytes += total;
+		rec->batch_written = true;
 		for (unsigned int i = 0; i < rec->nbatch; i++) {
 			const struct recorder_block *e = &rec->batch[i];
 
@@ -487,8 +497,9 @@ int recorder_commit(struct recorder *rec)
 	free(bad);
 	if (err && !rec->error)
 		rec->error = err;
-	if (!err)
+	if (!err && !rec->batch_written)
 		rec->file_bytes += total;
+	rec->batch_written = false;
 	rec->len = 0;
 	rec->nbatch = 0;
 	return rec->error;

@@ -79,6 +79,7 @@ struct recorder {
 	bool zero_copy;
 	struct recorder_block *batch;
 	unsigned int nbatch, batch_cap;
+	bool batch_written;	/* the batch is in the file, being checked */
 	uint64_t skipped;	/* records read but not written intact */
 	uint64_t writevs;	/* writev() calls made */
 };
