@@ -183,6 +183,8 @@ recorded() {
 	# it reads what is left, then ends
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
+	# "drains: T timed, W woken; V writev; S records skipped"
+	drains=$(awk '$1 == "drains:" { print "drains_timed=" $2, "drains_woken=" $4, "writevs=" $6 }' /tmp/rt.txt)
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
 	identity=
 	if [ -f "${REC_FILE:-/dev/null}" ]; then
@@ -200,7 +202,7 @@ storm_relay() {
 	set -- "$1" $rec $identity
 	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
 		"produced=$produced kernel_dropped=$kdropped" \
-		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise"
+		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise $drains"
 }
 storm_ftrace() {
 	echo > $T/trace

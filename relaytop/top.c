@@ -516,9 +516,16 @@ int top_run(const struct options *opt)
 	warn_misplaced(&t.live);
 	if (ui_active())
 		ui_done();
-	if (t.rec)
-		batch_print_record_summary(t.app.out == OUT_BATCH ? stderr :
-					   stdout, t.rec);
+	if (t.rec) {
+		FILE *out = t.app.out == OUT_BATCH ? stderr : stdout;
+
+		batch_print_record_summary(out, t.rec);
+		/* how the reading went: wake-ups and writes */
+		fprintf(out, "drains: %" PRIu64 " timed, %" PRIu64 " woken; %"
+			PRIu64 " writev; %" PRIu64 " records skipped\n",
+			t.live.timed_drains, t.live.woken_drains,
+			t.rec->writevs, t.rec->skipped);
+	}
 	if (t.rec_failed)
 		status = 1;
 	top_free(&t);
