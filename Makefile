@@ -56,7 +56,7 @@ GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
 .PHONY: all help deps kernel kernel-debug kernel-tree modules modules-debug \
-	guest-programs initramfs initramfs-debug run test test-hog unit-tests guest-tests check-patches clean distclean
+	guest-programs initramfs initramfs-debug run bench-host test test-hog unit-tests guest-tests check-patches clean distclean
 
 all: kernel modules initramfs
 
@@ -73,6 +73,7 @@ help:
 	@echo "make initramfs-debug  the same with the modules built for the debug kernel"
 	@echo "make bench         one guest boot: write path, context-switch storm and reader cost"
 	@echo "                   against ftrace; table and build/bench/results.json"
+	@echo "make bench-host    relaytop's drain path on a fake channel: CPU ns per event (host)"
 	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
 	@echo "make clean         remove build output but keep the kernel tree; distclean: all"
 	@echo "KVER=6.12          any of these against linux-source-6.12 (default KVER=6.1)"
@@ -158,9 +159,10 @@ guest-programs: deps $(GUEST_TESTS)
 	@if [ -f tracepoints-demo/Makefile ]; then \
 		$(MAKE) -s -C tracepoints-demo loadgen OUT=$(GUEST)/bin STATIC=1; fi
 
-guest-programs: $(GUEST)/bin/read_reader $(GUEST)/bin/cputime
+guest-programs: $(GUEST)/bin/read_reader $(GUEST)/bin/cputime $(GUEST)/bin/ftrace_mmap_reader
 
-# The bench's tools: a read()-based reader, a CPU-time meter.
+# The bench's tools: a read()-based reader, a CPU-time meter, a reader of
+# ftrace's mapped ring buffer.
 $(GUEST)/bin/%: bench/%.c include/uapi/sched_relay.h
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
@@ -185,6 +187,10 @@ run: initramfs
 
 bench: initramfs
 	@bench/run
+
+# The drain path's CPU time per event on the host (no guest, no kernel).
+bench-host: deps
+	@$(MAKE) -s -C relaytop bench-host
 
 unit-tests: deps
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop check; fi

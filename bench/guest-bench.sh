@@ -8,14 +8,19 @@
 # on the host turns them into the table and the JSON) and shows progress
 # on "# " lines.  Sections:
 #  1. write path: relay_bench.ko writes N records REPS times through memcpy
-#     (the floor), relay_write(), ftrace's ring buffer, and the sched_wakeup
+#     (the floor), a clock read plus that copy (the producer's floor),
+#     relay_write(), ftrace's ring buffer, and the sched_wakeup
 #     tracepoint with sched_relay's probe, with ftrace's sched_wakeup event,
 #     and with nothing attached;
 #  2. context-switch storm (loadgen flat out on every CPU): off, sched_relay
 #     with relaytop --record, ftrace's sched_switch+sched_wakeup with a
-#     trace_pipe_raw reader per CPU, at the same buffer memory per CPU;
-#  3. reader cost: relaytop --record against read_reader at one paced load,
-#     CPU time from cputime; then relaytop's highest zero-loss rate.
+#     trace_pipe_raw reader per CPU, and (Linux 6.10 on) the same with one
+#     reader of ftrace's mapped ring buffer, at the same buffer memory per
+#     CPU; each reader's self-noise (its context switches and wake-ups,
+#     from /proc/PID/status, which the trace records as events);
+#  3. reader cost: relaytop --record against read_reader (and ftrace's
+#     mapped reader on ftrace's events) at one paced load, CPU time from
+#     cputime; then relaytop's highest zero-loss rate.
 # Exit status: 0, or 1 when a step failed (said on a "# FAILED" line).
 set -u
 
@@ -73,9 +78,13 @@ relay_setup() {
 	echo 1 > $D/enabled
 }
 
+# the sched events sched_relay's "all" records, as ftrace names them
+FTRACE_ALL="sched_switch sched_wakeup sched_wakeup_new sched_waking sched_migrate_task sched_process_fork sched_process_exit"
 # ftrace with EVENTS (sched_switch sched_wakeup ...) enabled or none.
 ftrace_events() {
-	for e in sched_switch sched_wakeup; do echo 0 > $T/events/sched/$e/enable; done
+	for e in $FTRACE_ALL; do
+		[ -d $T/events/sched/$e ] && echo 0 > $T/events/sched/$e/enable
+	done
 	for e in "$@"; do echo 1 > $T/events/sched/$e/enable || fail "enabling $e"; done
 }
 
@@ -86,6 +95,18 @@ ftrace_counts() {
 		/^dropped events:/ { drop += $3 } /^read events:/ { rd += $3 }
 		END { printf "read=%d overrun=%d dropped=%d left=%d\n", rd, over, drop, left }'
 }
+
+# self_noise PID...: the context switches of the readers PID (voluntary:
+# each also a wake-up) as "self_vol=V self_invol=I": a reader's switches
+# and wake-ups are events in what is traced, 3 V + 2 I of them (a switch
+# out and one back in each, a wake-up each voluntary one).
+self_noise() {
+	for p in "$@"; do cat /proc/$p/status 2>/dev/null; done | awk '
+		/^voluntary_ctxt_switches:/ { v += $2 }
+		/^nonvoluntary_ctxt_switches:/ { n += $2 }
+		END { printf "self_vol=%d self_invol=%d\n", v, n }'
+}
+cpu_files() { for c in $cpus; do echo $T/per_cpu/cpu$c/trace_pipe_raw; done; }
 
 [ -d $T/events/sched ] || fail "no tracefs at $T"
 [ -d /sys/kernel/debug ] || fail "no debugfs"
@@ -119,7 +140,7 @@ write_paths() {
 	for name in $names; do eval "emit \"write name=$name n=$N ns=\$ns_$name\""; done
 }
 ftrace_events
-write_paths memcpy:memcpy memcpy_call:memcpy_call clock:clock \
+write_paths memcpy:memcpy memcpy_call:memcpy_call clock:clock clock_copy:clock_copy \
 	relay_write:relay_write ring_buffer:ring_buffer tracepoint_off:tracepoint
 relay_setup wakeup 1
 write_paths memcpy:memcpy sched_relay:tracepoint
@@ -157,10 +178,13 @@ recorded() {
 	sleep 1
 	lg=$(loadgen -q "$@" | tail -n 1)
 	frozen $rt disable_relay
+	noise=$(self_noise $rt)
 	produced=$(sum_col 2) kdropped=$(sum_col 3)
 	# it reads what is left, then ends
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
+	# "drains: T timed, W woken; V writev; S records skipped"
+	drains=$(awk '$1 == "drains:" { print "drains_timed=" $2, "drains_woken=" $4, "writevs=" $6 }' /tmp/rt.txt)
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
 	identity=
 	if [ -f "${REC_FILE:-/dev/null}" ]; then
@@ -178,7 +202,7 @@ storm_relay() {
 	set -- "$1" $rec $identity
 	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
 		"produced=$produced kernel_dropped=$kdropped" \
-		"duplicated=$5 out_of_place=$6 id_unaccounted=$7"
+		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise $drains"
 }
 storm_ftrace() {
 	echo > $T/trace
@@ -192,15 +216,37 @@ storm_ftrace() {
 	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
 	frozen "$readers" ftrace_events
 	sleep 2			# the readers read what is left
+	noise=$(self_noise $readers)
 	kill $readers; wait $readers 2>/dev/null
 	set -- "$1" $(ftrace_counts)
-	emit "storm mode=ftrace round=$1 $lg captured=${2#read=} $3 $4 $5"
+	emit "storm mode=ftrace round=$1 $lg captured=${2#read=} $3 $4 $5 $noise"
+}
+# Can ftrace's ring buffer be mapped (Linux 6.10 on)?
+mmap_ok=no
+ftrace_mmap_reader 1 $T/per_cpu/cpu0/trace_pipe_raw > /dev/null 2> /tmp/fmr.err && mmap_ok=yes
+[ $mmap_ok = yes ] || echo "# no mapped ftrace reader: $(cat /tmp/fmr.err)"
+# ftrace_mmap_sums: the reader's "read=R overrun=O" of its meta pages.
+storm_ftrace_mmap() {
+	echo > $T/trace
+	ftrace_events sched_switch sched_wakeup
+	ftrace_mmap_reader 0 $(cpu_files) > /dev/null 2> /tmp/fmr.err &
+	fmr=$!
+	sleep 1
+	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
+	frozen $fmr ftrace_events
+	noise=$(self_noise $fmr)
+	kill -TERM $fmr; wait $fmr || fail "ftrace_mmap_reader: $(cat /tmp/fmr.err)"
+	set -- "$1" $(ftrace_counts)
+	m=$(grep -o 'read=[0-9]* overrun=[0-9]*' /tmp/fmr.err)
+	set -- "$1" ${m%% *} ${m##* } "$4"
+	emit "storm mode=ftrace_mmap round=$1 $lg captured=${2#read=} $3 $4 $noise"
 }
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	storm_off $r
 	storm_relay $r
 	storm_ftrace $r
+	[ $mmap_ok = yes ] && storm_ftrace_mmap $r
 	r=$((r + 1))
 done
 echo > $T/trace
@@ -208,6 +254,7 @@ echo > $T/trace
 # --- 3. the reader ------------------------------------------------------------
 # reader KIND ROUND: READER_SECS of paced load, the reader under cputime.
 reader() {
+	[ "$1" = ftrace_mmap ] && { reader_ftrace_mmap "$2"; return; }
 	relay_setup all 0
 	case $1 in
 	relaytop) cputime relaytop --record /dev/null --no-ui -t $((READER_SECS + 2)) \
@@ -225,10 +272,32 @@ reader() {
 		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err)" \
 		"lost=$(awk '$1 == "all" && NF == 4 { print $4 }' /tmp/reader.out 2>/dev/null)"
 }
+# ftrace's mapped reader on ftrace's events of the same kinds (sched_relay
+# unloaded meanwhile, so only one tracer runs)
+reader_ftrace_mmap() {
+	rmmod sched_relay 2>/dev/null
+	echo > $T/trace
+	ftrace_events $FTRACE_ALL
+	cputime ftrace_mmap_reader $((READER_SECS + 2)) $(cpu_files) \
+		> /dev/null 2> /tmp/reader.err &
+	pid=$!
+	sleep 1
+	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
+	frozen "$(pgrep -x ftrace_mmap_rea)" ftrace_events
+	wait $pid || fail "ftrace_mmap reader: $(cat /tmp/reader.err)"
+	set -- $(ftrace_counts)
+	m=$(grep -o 'read=[0-9]* overrun=[0-9]*' /tmp/reader.err)
+	rd=${m%% *} over=${m##* }
+	rd=${rd#read=} over=${over#overrun=} drop=${3#dropped=} left=${4#left=}
+	emit "reader kind=ftrace_mmap round=$1 produced=$((rd + over + drop + left))" \
+		"kernel_dropped=$((over + drop))" \
+		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err) lost=0"
+}
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	reader relaytop $r
 	reader read $r
+	[ $mmap_ok = yes ] && reader ftrace_mmap $r
 	r=$((r + 1))
 done
 

@@ -13,6 +13,9 @@
  *   memcpy_call  the same through the kernel's memcpy() with a length
  *                known only at run time, as relay_write() copies
  *   clock        ktime_get_mono_fast_ns(), the producer's time stamp
+ *   clock_copy   the producer's floor: a time stamp into the record, then
+ *                the record copied as memcpy does (what any tracer that
+ *                time-stamps a 64-byte record costs at the least)
  *   relay_write  relay_write() into a buffer-only relay channel of
  *                sched_relay's default geometry, overwriting when full
  *   ring_buffer  ring_buffer_lock_reserve(), copy, ring_buffer_unlock_commit()
@@ -60,7 +63,7 @@
 
 enum bench_path { BENCH_MEMCPY, BENCH_MEMCPY_CALL, BENCH_CLOCK,
 		  BENCH_RELAY_WRITE, BENCH_RING_BUFFER, BENCH_TRACEPOINT,
-		  BENCH_NR_PATHS };
+		  BENCH_CLOCK_COPY, BENCH_NR_PATHS };
 
 static const char *const bench_path_names[BENCH_NR_PATHS] = {
 	[BENCH_MEMCPY]		= "memcpy",
@@ -69,6 +72,7 @@ static const char *const bench_path_names[BENCH_NR_PATHS] = {
 	[BENCH_RELAY_WRITE]	= "relay_write",
 	[BENCH_RING_BUFFER]	= "ring_buffer",
 	[BENCH_TRACEPOINT]	= "tracepoint",
+	[BENCH_CLOCK_COPY]	= "clock_copy",
 };
 
 /* The floor: one buffer of the channel's size per CPU. */
@@ -156,6 +160,22 @@ static noinline void bench_memcpy_call(const struct sched_relay_record *rec,
 	for (i = 0; i < n; i++) {
 		memcpy(b->data + b->offset, rec, len);
 		b->offset += len;
+		if (b->offset == BENCH_BUF_SIZE)
+			b->offset = 0;
+		barrier();
+	}
+}
+
+static noinline void bench_clock_copy(struct sched_relay_record *rec,
+				      unsigned int n)
+{
+	struct bench_copy_buf *b = this_cpu_ptr(&bench_copy_bufs);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		rec->ts = ktime_get_mono_fast_ns();
+		memcpy(b->data + b->offset, rec, sizeof(*rec));
+		b->offset += sizeof(*rec);
 		if (b->offset == BENCH_BUF_SIZE)
 			b->offset = 0;
 		barrier();
@@ -271,6 +291,9 @@ static s64 bench_round(enum bench_path path, unsigned int n)
 		break;
 	case BENCH_CLOCK:
 		bench_clock_sum += bench_clock(n);
+		break;
+	case BENCH_CLOCK_COPY:
+		bench_clock_copy(&rec, n);
 		break;
 	case BENCH_RELAY_WRITE:
 		bench_relay_write(&rec, n);

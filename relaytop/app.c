@@ -16,6 +16,7 @@ void app_init(struct app *a, const struct options *opt, enum output_mode out)
 		  VIEW_CPUS;
 	a->tasks = (struct task_table_opts) { .cpu = -1,
 					      .sort = TCOL_CPU };
+	a->hide_self = opt->hide_self;
 }
 
 void app_status(struct app *a, bool error, const char *fmt, ...)

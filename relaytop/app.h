@@ -33,6 +33,7 @@ struct app {
 	unsigned int scroll;	/* the first row shown of a long table */
 	bool paused;
 	bool show_help;
+	bool hide_self;		/* relaytop's own events left out of the view */
 	int prompt;		/* a key waiting for its second key, or 0 */
 	int confirm;		/* a key waiting for y or n, or 0 */
 	char status[256];

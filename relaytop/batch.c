@@ -94,6 +94,9 @@ int batch_print(FILE *out, const struct view *v)
 	}
 	if (!v->channel_ok && !v->replay)
 		fprintf(out, " channel-gone");
+	if (v->self_known)
+		fprintf(out, " self %" PRIu64 "%s", v->self_events,
+			v->self_hidden ? " hidden" : "");
 	fputc('\n', out);
 	if (v->status && v->status[0] && v->status_new)
 		fprintf(out, "# %s\n", v->status);

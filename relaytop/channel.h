@@ -8,9 +8,11 @@
  * kernfs removes the buffer files and zaps every mapping of them: the next
  * access of the mapping raises SIGBUS.  Code that touches a mapping runs
  * with channel_bus_armed set after a sigsetjmp(channel_bus_jmp, 1) in its
- * own frame; the SIGBUS handler then jumps back there and the caller
- * treats the channel as gone.  A SIGBUS outside such a section is fatal
- * as usual.
+ * own frame (channel_guarded() does it); the SIGBUS handler then jumps
+ * back there and the caller treats the channel as gone.  A SIGBUS outside
+ * such a section is fatal as usual.  The guard saves no signal mask (no
+ * system call per guarded call); after a fault it unblocks SIGBUS, which
+ * the handler's entry blocked, and leaves the rest of the mask as it was.
  */
 #ifndef RELAYTOP_CHANNEL_H
 #define RELAYTOP_CHANNEL_H
@@ -31,6 +33,7 @@ struct channel_cpu {
 	size_t map_len;
 	bool writable;		/* hand-back possible */
 	bool idle;		/* woke us without news: not polled till the tick */
+	bool timed;		/* drained by the reader's timer: not polled */
 	uint64_t lost_seen;	/* reader->lost already accounted for */
 	struct subbuf_reader reader;
 };
@@ -48,6 +51,15 @@ struct channel {
 extern sigjmp_buf channel_bus_jmp;
 extern volatile sig_atomic_t channel_bus_armed;
 void channel_install_sigbus(void);
+
+/*
+ * Run fn(ctx, arg) with the guard armed: true when it returned, false
+ * when a SIGBUS (a mapping that went away) cut it short.  Nothing fn
+ * keeps in locals survives the jump: it leaves its results in *arg or
+ * *ctx.  The signal mask afterwards is the one before, either way (fn
+ * must leave it as it found it).
+ */
+bool channel_guarded(void (*fn)(void *ctx, void *arg), void *ctx, void *arg);
 
 /*
  * Find dir's cpuN files, open and map each (subbuf_size * n_subbufs bytes
@@ -71,8 +83,8 @@ struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu);
 /* Tell the kernel n more sub-buffers of cc were consumed ("n\n"). */
 int channel_give_back(void *cc, uint64_t n);
 
-/* pollfds (POLLIN) for the buffers not marked idle; returns how many and
- * fills map[] with the index in cpus[] of each. */
+/* pollfds (POLLIN) for the buffers not marked idle or timed; returns how
+ * many and fills map[] with the index in cpus[] of each. */
 unsigned int channel_pollfds(const struct channel *ch, struct pollfd *pfd,
 			     unsigned int *map, unsigned int max);
 

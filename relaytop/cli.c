@@ -36,6 +36,8 @@ static const char *const usage[] = {
 	"                        --no-ui) it records quietly; q, Ctrl-C, SIGTERM",
 	"                        or -t stop it, and it prints a per-CPU summary",
 	"      --no-ui           no screen while recording",
+	"      --hide-self       leave relaytop's own switches and wake-ups out",
+	"                        of the figures (not of a recording; key i)",
 	"      --dump FILE       print a recording, one event a line",
 	"      --check FILE      check a recording's event numbers: per CPU, none",
 	"                        twice, none out of place, every gap counted,",
@@ -82,7 +84,7 @@ void cli_version(FILE *out)
 enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
 	OPT_EXPORT_PERFETTO, OPT_CHECK, OPT_REPORT, OPT_TASKS, OPT_LATENCY,
-	OPT_COMM, OPT_NO_COLOR,
+	OPT_COMM, OPT_NO_COLOR, OPT_HIDE_SELF,
 };
 
 static const struct option long_options[] = {
@@ -93,6 +95,7 @@ static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "no-ui", no_argument, NULL, OPT_NO_UI },
+	{ "hide-self", no_argument, NULL, OPT_HIDE_SELF },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "check", required_argument, NULL, OPT_CHECK },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -173,6 +176,9 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			break;
 		case OPT_NO_UI:
 			o->no_ui = true;
+			break;
+		case OPT_HIDE_SELF:
+			o->hide_self = true;
 			break;
 		case OPT_DUMP:
 			o->dump = optarg;

@@ -144,6 +144,19 @@ int control_read(struct control *c, struct control_state *out,
 	return 0;
 }
 
+int control_read_generation(struct control *c, uint64_t *gen)
+{
+	char text[64];
+	ssize_t n;
+
+	if (c->fd[CTL_GENERATION] < 0)
+		return -ENOENT;
+	n = read_text_fd(c->fd[CTL_GENERATION], text, sizeof(text));
+	if (n < 0)
+		return (int)n;
+	return parse_u64(text, gen) ? -EINVAL : 0;
+}
+
 unsigned int control_diff(const struct control_state *a,
 			  const struct control_state *b)
 {

@@ -68,6 +68,10 @@ void control_close(struct control *c);
 int control_read(struct control *c, struct control_state *out,
 		 enum control_attr *bad);
 
+/* Read 'generation' alone (one pread() of the open file): 0 or -errno
+ * (-ENOENT: not there; -EINVAL: not a number). */
+int control_read_generation(struct control *c, uint64_t *gen);
+
 /* Bits (1 << enum control_attr) of what differs between a and b. */
 unsigned int control_diff(const struct control_state *a,
 			  const struct control_state *b);

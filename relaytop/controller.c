@@ -249,6 +249,11 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 	case CMD_HOME:
 		a->scroll = 0;
 		return REACT_REDRAW;
+	case CMD_SELF:
+		a->hide_self = !a->hide_self;
+		app_status(a, false, "relaytop's own switches and wake-ups: %s",
+			   a->hide_self ? "hidden (still recorded)" : "shown");
+		return REACT_REDRAW;
 	case CMD_NONE:
 		break;
 	}

@@ -36,6 +36,13 @@ void feed_event(const struct feed *f, const struct feed_event *e)
 			f->sink[i].event(f->sink[i].ctx, e);
 }
 
+void feed_commit(const struct feed *f)
+{
+	for (unsigned int i = 0; i < f->n; i++)
+		if (f->sink[i].commit)
+			f->sink[i].commit(f->sink[i].ctx);
+}
+
 void feed_status(const struct feed *f, bool error, bool quiet,
 		 const char *fmt, ...)
 {

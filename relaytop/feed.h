@@ -70,6 +70,9 @@ struct feed_sink {
 	void (*settle)(void *ctx, const struct subbuf_chunk *chunk,
 		       bool intact);
 	void (*event)(void *ctx, const struct feed_event *e);
+	/* the source read what it will read for now, and will hand the
+	 * sub-buffers back when this returns: write what points into them */
+	void (*commit)(void *ctx);
 	void *ctx;
 };
 
@@ -85,6 +88,7 @@ void feed_stage(const struct feed *f, const struct subbuf_chunk *chunk);
 void feed_settle(const struct feed *f, const struct subbuf_chunk *chunk,
 		 bool intact);
 void feed_event(const struct feed *f, const struct feed_event *e);
+void feed_commit(const struct feed *f);
 /* A FEED_STATUS event. */
 __attribute__((format(printf, 4, 5)))
 void feed_status(const struct feed *f, bool error, bool quiet,

@@ -31,6 +31,7 @@ static const struct key_binding table[] = {
 	{ 'r', "r", CMD_RESET, "reset the channel (empties the buffers, zeroes the counters; asks y/n)" },
 	{ 'e', "e", CMD_EVENTS, "turn an event type on or off (asks y/n, then s w n m f x k)" },
 	{ 'o', "o", CMD_OVERWRITE, "toggle overwrite (flight recorder) mode (asks y/n)" },
+	{ 'i', "i", CMD_SELF, "hide or show relaytop's own switches and wake-ups (not in a recording)" },
 	{ KEY_CODE_CTRL_L, "^L", CMD_REDRAW, "repaint the whole screen" },
 	{ KEY_CODE_RESIZE, NULL, CMD_REDRAW, NULL },
 };

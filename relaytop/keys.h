@@ -48,6 +48,7 @@ enum command {
 	CMD_PGUP,		/* a page up */
 	CMD_PGDN,
 	CMD_HOME,		/* to the first row */
+	CMD_SELF,		/* hide or show relaytop's own events */
 };
 
 struct key_binding {

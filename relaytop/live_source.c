@@ -12,11 +12,21 @@
  *   and its finished sub-buffers handed back, so no-overwrite mode keeps
  *   flowing however long the refresh interval; a buffer that wakes us
  *   without news is left out until the next tick, so nothing spins;
+ * - the drain timer: a buffer whose rate fills a sub-buffer within a
+ *   refresh interval is not polled (a wake-up per sub-buffer costs more
+ *   than a timer that reads several at once); all buffers are read every
+ *   drain_ns, the time the busiest takes to fill LIVE_FILL_TARGET of its
+ *   free room at its rate.  A quiet buffer stays polled, so a burst
+ *   after a quiet period is read at once, and so does a busy one that a
+ *   drain found fuller than LIVE_FILL_BACKSTOP (its rate rose);
  * - POLLERR on a buffer, or SIGBUS while reading one: the channel went
  *   away (re-configured or unloaded); it is looked for again every tick;
  * - the tick reads every buffer up to what the producer committed
  *   (following it inside the sub-buffer being filled), maps buffers of
- *   CPUs that came online, and reads the producer's drop counts.
+ *   CPUs that came online, reads 'generation' alone (every change of
+ *   the configuration moves it; the rest only when it moved) and the
+ *   producer's stats file only when a buffer was found (nearly) full
+ *   since the last tick (else the headers' drop counts are as new).
  */
 #include "live_source.h"
 
@@ -37,11 +47,19 @@ struct live_buffer {
 	struct channel_cpu *cc;
 };
 
-/* Per CPU: the counts of the last chunk read, to place gaps. */
+/* Per CPU: the counts of the last chunk read, to place gaps, and the
+ * stats file's drop count of the sequence read now, when last read. */
 struct live_marks {
 	bool valid;
 	uint64_t dropped;
 	uint64_t lost;
+	uint64_t stats_dropped;
+	/* the drain timer: bytes the producer wrote since rate_ns (read,
+	 * dropped or lost), its rate in bytes/s, the fill last found */
+	uint64_t bytes;
+	uint64_t rate_ns;
+	double rate;
+	double fill;
 };
 
 static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
@@ -73,12 +91,21 @@ static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
 	struct live_buffer *b = ctx;
 	struct live_marks *m = marks_of(b->ls, chunk->cpu);
 
+	if (intact) {
+		m->bytes += (uint64_t)chunk->nrec * SUBBUF_REC_SIZE;
+		if (m->valid && chunk->dropped > m->dropped)
+			m->bytes += (chunk->dropped - m->dropped) *
+				    SUBBUF_REC_SIZE;
+	}
 	/* events missing before this chunk: a gap right before it */
 	if (intact && m->valid &&
 	    (chunk->dropped != m->dropped || chunk->lost != m->lost))
 		event(b->ls, FEED_GAP, chunk->cpu, 0);
-	if (intact)
-		*m = (struct live_marks) { true, chunk->dropped, chunk->lost };
+	if (intact) {
+		m->valid = true;
+		m->dropped = chunk->dropped;
+		m->lost = chunk->lost;
+	}
 	feed_settle(b->ls->feed, chunk, intact);
 }
 
@@ -92,6 +119,7 @@ static void buf_restart(void *ctx, unsigned int cpu, uint64_t generation)
 	};
 
 	marks_of(ls, cpu)->valid = false;
+	marks_of(ls, cpu)->stats_dropped = 0;
 	feed_event(ls->feed, &e);
 	if (generation != ls->restart_gen) {
 		ls->restart_gen = generation;
@@ -139,8 +167,17 @@ static void set_sinks(struct live_source *ls)
 {
 	free(ls->bufs);
 	ls->bufs = xcalloc(ls->ch.n, sizeof(*ls->bufs));
-	for (unsigned int i = 0; i < ls->ch.n; i++)
+	for (unsigned int i = 0; i < ls->ch.n; i++) {
 		ls->bufs[i] = (struct live_buffer) { ls, &ls->ch.cpus[i] };
+		ls->ch.cpus[i].reader.count_mix = !ls->no_mix;
+	}
+}
+
+void live_source_count_mix(struct live_source *ls, bool on)
+{
+	ls->no_mix = !on;
+	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n; i++)
+		ls->ch.cpus[i].reader.count_mix = on;
 }
 
 static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
@@ -152,6 +189,7 @@ static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
 	};
 
 	marks_of(ls, cc->cpu)->valid = false;
+	marks_of(ls, cc->cpu)->stats_dropped = 0;
 	feed_event(ls->feed, &e);
 }
 
@@ -177,22 +215,15 @@ static void went_away(struct live_source *ls, const char *why)
 		    "for it to come back", why);
 }
 
-/*
- * Run fn(ls, arg) where a SIGBUS (the buffers were removed under us) jumps
- * back here.  Nothing in this frame changes between sigsetjmp() and the
- * jump; fn leaves its results in *arg.  False when the channel went away.
- */
+/* fn(ls, arg) under the SIGBUS guard (channel.h); false when the
+ * channel went away. */
 static bool guarded(struct live_source *ls,
-		    void (*fn)(struct live_source *, void *), void *arg)
+		    void (*fn)(void *ls, void *arg), void *arg)
 {
-	if (sigsetjmp(channel_bus_jmp, 1)) {
-		went_away(ls, "its buffers were removed");
-		return false;
-	}
-	channel_bus_armed = 1;
-	fn(ls, arg);
-	channel_bus_armed = 0;
-	return true;
+	if (channel_guarded(fn, ls, arg))
+		return true;
+	went_away(ls, "its buffers were removed");
+	return false;
 }
 
 static void close_control(struct live_source *ls)
@@ -209,8 +240,9 @@ struct sync_args {
 
 /* Sync the readers not synced yet, at the kernel's consumed count when
  * known. */
-static void sync_readers(struct live_source *ls, void *arg)
+static void sync_readers(void *self, void *arg)
 {
+	struct live_source *ls = self;
 	const struct sync_args *a = arg;
 
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
@@ -346,6 +378,7 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc)
 	};
 
 	cc->lost_seen = lost;
+	marks_of(ls, cc->cpu)->bytes += e.count * SUBBUF_REC_SIZE;
 	feed_event(ls->feed, &e);
 	if (!ls->has_stats_file)
 		event(ls, FEED_DROPPED, cc->cpu, cc->reader.dropped);
@@ -353,10 +386,9 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc)
 
 /*
  * Read buffer i.  Runs inside the SIGBUS guard.  Returns the reader's
- * flags; *err gets a hand-back error.
+ * flags.  The sub-buffers it finished are handed back after the commit.
  */
-static unsigned int read_buffer(struct live_source *ls, unsigned int i,
-				int *err)
+static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 {
 	struct channel_cpu *cc = &ls->ch.cpus[i];
 	struct subbuf_sink sink = {
@@ -372,6 +404,11 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 	unsigned int flags = 0, f;
 
 	feed_event(ls->feed, &fill);
+	marks_of(ls, cc->cpu)->fill = fill.fill;
+	/* n - 1 sub-buffers unread: the producer may be about to drop (it
+	 * drops only when none is free), past what any header says */
+	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
+		ls->stats_due = true;
 	/* A lap per call; a SIGTERM ends even a long drain within one
 	 * (the recording is finished from what was read). */
 	do {
@@ -379,7 +416,6 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 		flags |= f;
 	} while ((f & SUBBUF_MORE) && !loop_signalled());
 	note_losses(ls, cc);
-	*err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
 	return flags;
 }
 
@@ -390,23 +426,92 @@ struct read_args {
 	int err;			/* the first hand-back error */
 };
 
-static void read_some(struct live_source *ls, void *arg)
+static void read_some(void *self, void *arg)
 {
+	struct live_source *ls = self;
 	struct read_args *a = arg;
 	unsigned int n = a->which ? a->n : ls->ch.n;
 
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = a->which ? a->which[k] : k;
-		int err = 0;
-		unsigned int flags = read_buffer(ls, i, &err);
+		unsigned int flags = read_buffer(ls, i);
 
 		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
 			ls->ch.cpus[i].idle = true;
+	}
+	/* What was read is written (a recording writes it straight from
+	 * the mapping, and checks it was not overwritten meanwhile) before
+	 * the sub-buffers go back to the producer. */
+	feed_commit(ls->feed);
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = a->which ? a->which[k] : k;
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		int err = subbuf_reader_handback(&cc->reader, ls->give_back,
+						 cc);
+
 		if (err && !a->err)
 			a->err = err;
 		if (err == -ENODEV || err == -ENOENT)
 			break;	/* gone: the others are too */
 	}
+}
+
+static uint64_t now_ns(const struct live_source *ls)
+{
+	return ls->clock ? ls->clock() : mono_ns();
+}
+
+/*
+ * After buffers were read: their rates, which buffers the timer drains
+ * (and so are not polled), and when it does next.
+ */
+static void schedule(struct live_source *ls, const unsigned int *which,
+		     unsigned int n)
+{
+	uint64_t now = now_ns(ls), period = ls->interval_ns;
+	double sub = ls->ch.geom.subbuf_size;
+	/* what the producer may fill before a drain: the buffer but the
+	 * sub-buffer it is in (not handed back) */
+	double room = (double)subbuf_buffer_size(&ls->ch.geom) - sub;
+	bool any = false;
+
+	for (unsigned int k = 0; k < (which ? n : ls->ch.n); k++) {
+		struct live_marks *m =
+			marks_of(ls, ls->ch.cpus[which ? which[k] : k].cpu);
+		uint64_t dt = now - m->rate_ns;
+		double r;
+
+		if (!m->rate_ns || now < m->rate_ns) {
+			m->rate_ns = now;	/* the first look */
+			m->bytes = 0;
+			continue;
+		}
+		if (dt < LIVE_MIN_DRAIN_NS)
+			continue;	/* too short to tell */
+		r = (double)m->bytes * 1e9 / (double)dt;
+		/* a rise counts at once, a fall by halves */
+		m->rate = r > m->rate ? r : (m->rate + r) / 2;
+		m->bytes = 0;
+		m->rate_ns = now;
+	}
+	for (unsigned int i = 0; i < ls->ch.n; i++) {
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		const struct live_marks *m = marks_of(ls, cc->cpu);
+		bool busy = m->rate * (double)ls->interval_ns / 1e9 > sub;
+
+		cc->timed = busy && m->fill < LIVE_FILL_BACKSTOP;
+		if (busy) {
+			double t = LIVE_FILL_TARGET * room / m->rate * 1e9;
+
+			any = true;
+			if (t < (double)period)
+				period = (uint64_t)t;
+		}
+	}
+	if (period < LIVE_MIN_DRAIN_NS)
+		period = LIVE_MIN_DRAIN_NS;
+	ls->drain_ns = period;
+	ls->drain_at = any ? now + period : 0;
 }
 
 /*
@@ -420,6 +525,7 @@ static void read_buffers(struct live_source *ls, const unsigned int *which,
 
 	if (!ls->have_ch || !guarded(ls, read_some, &a))
 		return;
+	schedule(ls, which, n);
 	if (a.err == -ENODEV || a.err == -ENOENT)
 		went_away(ls, "its buffers were removed");
 	else if (a.err == -EBADF) {
@@ -475,6 +581,7 @@ void live_source_read_drops(struct live_source *ls)
 
 	if (!ls->have_ch || !ls->has_stats_file)
 		return;
+	ls->stats_due = false;
 	n = read_stats(ls, &cs);
 	if (n > 0 && ls->seq_drops)
 		note_stats_drops(ls, cs, n);
@@ -484,11 +591,26 @@ void live_source_read_drops(struct live_source *ls)
 
 		if (!cc)
 			continue;
+		marks_of(ls, cs[k].cpu)->stats_dropped = d;
 		if (cc->reader.dropped > d)
 			d = cc->reader.dropped;
 		event(ls, FEED_DROPPED, cs[k].cpu, d);
 	}
 	free(cs);
+}
+
+/* The drop counts as the headers read say, never below the stats file's
+ * last count of the same sequence (no stats file read). */
+static void header_drops(struct live_source *ls)
+{
+	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n; i++) {
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		uint64_t d = marks_of(ls, cc->cpu)->stats_dropped;
+
+		if (cc->reader.dropped > d)
+			d = cc->reader.dropped;
+		event(ls, FEED_DROPPED, cc->cpu, d);
+	}
 }
 
 /* ---- configuration changes ---- */
@@ -541,6 +663,22 @@ static void config_changed(struct live_source *ls)
 	drain(ls);
 }
 
+/*
+ * Did the configuration change?  Every change moves 'generation' (the
+ * ABI says so), so the tick reads that file alone; the others are read
+ * when it moved, or when it cannot be read (the reason is then found by
+ * reading all of them).
+ */
+static bool generation_moved(struct live_source *ls)
+{
+	uint64_t gen;
+
+	if (!ls->cfg.have[CTL_GENERATION] ||
+	    control_read_generation(&ls->ctl, &gen))
+		return true;
+	return gen != ls->cfg.generation;
+}
+
 /* ---- the source ---- */
 
 static unsigned int pollfds(void *self, struct pollfd *pfd, unsigned int max)
@@ -579,18 +717,29 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 	if (gone) {
 		went_away(ls, "its buffers were removed");
 		remap(ls);
+	} else if (ls->drain_at && now_ns(ls) >= ls->drain_at) {
+		ls->timed_drains++;
+		drain(ls);	/* all of them, the woken ones too */
 	} else if (nwoke) {
+		ls->woken_drains++;
 		read_buffers(ls, woke, nwoke, true);
 	}
 	if (ctl_woke)
 		config_changed(ls);
 }
 
+static uint64_t deadline(const void *self)
+{
+	const struct live_source *ls = self;
+
+	return ls->have_ch ? ls->drain_at : 0;
+}
+
 static uint64_t tick(void *self, double interval)
 {
 	struct live_source *ls = self;
 
-	(void)interval;
+	ls->interval_ns = (uint64_t)(interval * 1e9);
 	if (!ls->have_ch)
 		remap(ls);
 	else
@@ -599,9 +748,12 @@ static uint64_t tick(void *self, double interval)
 	/* the attributes too, after the buffers: the header is current even
 	 * if a notification is still on its way (sysfs delivers them from a
 	 * work item), and never older than what the buffers showed */
-	if (ls->have_ctl && ls->have_ch)
+	if (ls->have_ctl && ls->have_ch && generation_moved(ls))
 		config_changed(ls);
-	live_source_read_drops(ls);
+	if (ls->stats_due)
+		live_source_read_drops(ls);
+	else if (ls->has_stats_file)
+		header_drops(ls);
 	for (unsigned int i = 0; i < ls->ch.n; i++)
 		ls->ch.cpus[i].idle = false;
 	return mono_ns();
@@ -698,7 +850,7 @@ const struct source_ops live_source_ops = {
 	.pollfds = pollfds, .ready = ready, .drain = drain, .tick = tick,
 	.state = state, .can_change = can_change, .change = change,
 	.finish = finish, .sync = sync_counts, .cpu = cpu_counts,
-	.recording = recording,
+	.recording = recording, .deadline = deadline,
 };
 
 struct source live_source(struct live_source *ls)
@@ -720,6 +872,7 @@ int live_source_open(struct live_source *ls, const char *dir,
 	ls->dir = xstrdup(dir);
 	ls->feed = feed;
 	ls->give_back = give_back_default;
+	ls->interval_ns = 1000000000ull;	/* till the first tick says */
 	channel_install_sigbus();
 	err = map_channel(ls, msg, len);
 	if (err)

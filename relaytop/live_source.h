@@ -19,6 +19,12 @@
 #include "source.h"
 
 #define LIVE_MAX_BUFFERS 1024	/* buffers polled at once */
+/* A timed buffer is drained when it may be this full (of its free room
+ * at its rate), and polled again once a drain finds it fuller than
+ * LIVE_FILL_BACKSTOP; the timer never waits less than LIVE_MIN_DRAIN_NS. */
+#define LIVE_FILL_TARGET	0.4
+#define LIVE_FILL_BACKSTOP	0.6
+#define LIVE_MIN_DRAIN_NS	1000000ull
 
 struct live_buffer;
 struct live_marks;
@@ -37,10 +43,23 @@ struct live_source {
 	struct live_marks *marks;	/* per CPU number: where gaps are */
 	unsigned int nmarks;
 	bool has_stats_file;
+	bool stats_due;		/* a buffer was found (nearly) full: the
+				 * producer may have dropped after its newest
+				 * header, which only the stats file tells */
+	bool no_mix;		/* nothing shows the event mix: not counted */
 	bool seq_drops;		/* feed FEED_SEQ_DROPPED (for a recording) */
 	/* hands sub-buffers back; channel_give_back() but in tests */
 	int (*give_back)(void *cc, uint64_t n);
 	uint64_t restart_gen;	/* last generation a reset was reported for */
+	/* the drain timer: buffers that fill a sub-buffer within a refresh
+	 * interval are drained every drain_ns (sized from their rate and
+	 * free room) instead of waking us per sub-buffer */
+	uint64_t (*clock)(void);	/* NULL: mono_ns() (tests: theirs) */
+	uint64_t interval_ns;	/* the refresh interval: the longest wait */
+	uint64_t drain_at;	/* next timed drain, or 0: none */
+	uint64_t drain_ns;	/* its period */
+	uint64_t timed_drains;	/* drains the timer made */
+	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
 	/* the last pollfds(): control files, then buffers (map: cpus[]) */
 	unsigned int nctl, nbuf;
 	unsigned int map[LIVE_MAX_BUFFERS];
@@ -58,9 +77,14 @@ void live_source_close(struct live_source *ls);
 /*
  * The producer's own drop counts, from its stats file (they also count
  * drops after the newest header, while a full buffer has no sub-buffer to
- * start); the tick reads them too.
+ * start).  The tick reads them only when a buffer was found (nearly)
+ * full since the last time, the only state in which the producer drops;
+ * otherwise the headers' counts are as new.
  */
 void live_source_read_drops(struct live_source *ls);
+/* Count each chunk's event mix (the default), or not (nothing shows it:
+ * no record is read for it). */
+void live_source_count_mix(struct live_source *ls, bool on);
 /* The channel's configuration now (for a recording's header). */
 void live_source_config(const struct live_source *ls, struct feed_config *c);
 /* ls as a struct source. */

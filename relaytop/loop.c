@@ -127,11 +127,14 @@ enum loop_end loop_run(struct loop *l)
 	while (!(l->ops.done && l->ops.done(l->ops.ctx))) {
 		unsigned int n = l->ops.pollfds ?
 				 l->ops.pollfds(l->ops.ctx, pfd, MAX_FDS) : 0;
-		uint64_t until = l->next_tick_ns;
+		uint64_t until = l->next_tick_ns, soon = l->ops.deadline ?
+				 l->ops.deadline(l->ops.ctx) : 0;
 		int ready;
 
 		if (l->end_ns && l->end_ns < until)
 			until = l->end_ns;
+		if (soon && soon < until)
+			until = soon;
 		ready = wait_until(pfd, n, until);
 		if (ready < 0 && errno != EINTR)
 			fatal("ppoll: %s", strerror(errno));

@@ -35,6 +35,9 @@ struct loop_ops {
 	void (*status)(void *ctx);
 	/* true once the program is to end */
 	bool (*done)(void *ctx);
+	/* the latest moment (CLOCK_MONOTONIC ns) the next wait may end
+	 * besides the tick, or 0; ready() is called when it passes */
+	uint64_t (*deadline)(void *ctx);
 	void *ctx;
 };
 

@@ -16,6 +16,7 @@ struct options {
 	double duration;	/* -t SECS, 0: no limit */
 	bool batch;		/* -b */
 	bool no_ui;		/* --no-ui */
+	bool hide_self;		/* --hide-self */
 	const char *record;	/* --record FILE */
 	const char *dump;	/* --dump FILE */
 	const char *check;	/* --check FILE */

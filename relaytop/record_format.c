@@ -30,6 +30,15 @@ uint32_t record_block_crc(const struct record_block *b, const void *payload,
 	return crc32_update(crc32_update(0, &h, sizeof(h)), payload, size);
 }
 
+uint32_t record_block_crc_v(uint32_t version, const struct record_block *b,
+			    const void *payload, size_t size)
+{
+	if (version >= 3 &&
+	    (b->type == RECORD_DATA || b->type == RECORD_SKIPPED))
+		size = 0;
+	return record_block_crc(b, payload, size);
+}
+
 const char *record_block_problem(const struct record_file_header *fh,
 				 const struct record_block *b)
 {
@@ -59,6 +68,10 @@ const char *record_block_problem(const struct record_file_header *fh,
 	case RECORD_END:
 		return b->size < sizeof(struct record_end) ?
 			"an END block too short" : NULL;
+	case RECORD_SKIPPED:
+		if (fh->version < 3)
+			return NULL;	/* unknown there: skipped */
+		return global ? "a SKIPPED block without a CPU" : NULL;
 	default:
 		return NULL;	/* a newer block type: skipped */
 	}

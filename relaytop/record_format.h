@@ -16,7 +16,11 @@
  * Format 2 holds version 2 records (event numbers, tgids, waking); a
  * format 1 file holds version 1 records, which the reader hands out as
  * version 2 ones (no event numbers, tgids -1), so its users see one
- * layout.
+ * layout.  Format 3 has format 2's records; a DATA block's CRC covers its
+ * header only (the records are written straight from the mapping, never
+ * read by relaytop on the way: their numbers and first timestamp check
+ * them instead), and a SKIPPED block stands for records read but not
+ * written intact.
  */
 #ifndef RELAYTOP_RECORD_FORMAT_H
 #define RELAYTOP_RECORD_FORMAT_H
@@ -27,7 +31,7 @@
 #include "sched_relay.h"
 
 #define RECORD_MAGIC		"RELAYTOP"	/* 8 bytes, no NUL */
-#define RECORD_VERSION		2	/* 1: version 1 records (still read) */
+#define RECORD_VERSION		3	/* 2, 1 (version 1 records): still read */
 #define RECORD_BYTE_ORDER	0x01020304u
 #define RECORD_BLOCK_MAGIC	0x4b425452u	/* "RTBK" little-endian */
 #define RECORD_NO_CPU		0xffffu		/* a block about all CPUs */
@@ -66,6 +70,10 @@ enum record_block_type {
 	RECORD_GONE = 4,	/* the channel went away (files removed) */
 	RECORD_CPU_END = 5,	/* a CPU's final counts */
 	RECORD_END = 6,		/* the recording was closed cleanly */
+	RECORD_SKIPPED = 7,	/* format 3: nrec records of a CPU read but not
+				 * written intact (overwritten while written,
+				 * or the buffers went away first): counted in
+				 * this block's lost; size bytes to skip */
 };
 
 struct record_block {			/* 64 bytes before each payload */
@@ -121,6 +129,11 @@ uint32_t record_header_crc(const struct record_file_header *h);
 /* A block's CRC: of its header with crc taken as 0, then its payload. */
 uint32_t record_block_crc(const struct record_block *b, const void *payload,
 			  size_t size);
+/* The CRC a block carries in a file of format version: from format 3 on,
+ * a DATA or SKIPPED block's covers its header only; all others, the
+ * payload too. */
+uint32_t record_block_crc_v(uint32_t version, const struct record_block *b,
+			    const void *payload, size_t size);
 
 /*
  * Is this block header consistent with its type and the file's records?

@@ -199,6 +199,10 @@ static void note_block(struct record_reader *s, const struct record_block *b,
 	case RECORD_RESTART:
 	case RECORD_GONE:
 		break;
+	case RECORD_SKIPPED:	/* no records: its counts say they are lost */
+		if (s->hdr.version < 3)
+			return;
+		break;
 	default:
 		return;		/* unknown: not indexed */
 	}
@@ -207,6 +211,23 @@ static void note_block(struct record_reader *s, const struct record_block *b,
 	if (b->lost > sum->lost)
 		sum->lost = b->lost;
 	push_offset(&c->blocks, &c->nblocks, &c->cap, off);
+}
+
+/*
+ * From format 3 on a DATA block's CRC covers its header only: the first
+ * record must be the one the header says (its timestamp); whether the
+ * records are the producer's, in their places, is what --check's
+ * identity check says (their event numbers).  NULL when it is.
+ */
+static const char *data_problem(const struct record_block *b,
+				const void *payload)
+{
+	const struct sched_relay_record *r = payload;
+
+	if (r[0].ts != b->ts)
+		return "a DATA block whose first record is not the one its "
+		       "header says";
+	return NULL;
 }
 
 /* Pass 1: check every block and index it. */
@@ -262,12 +283,15 @@ static void scan(struct record_reader *s)
 			     n < 0 ? strerror(errno) : "short read");
 			return;
 		}
-		if (record_block_crc(&b, payload, b.size) != b.crc) {
+		if (record_block_crc_v(s->hdr.version, &b, payload, b.size) !=
+		    b.crc) {
 			fail(s, "%s: corrupt block at byte %" PRIu64
 			     " (CRC mismatch)", s->path, off);
 			return;
 		}
 		problem = record_block_problem(&s->hdr, &b);
+		if (!problem && s->hdr.version >= 3 && b.type == RECORD_DATA)
+			problem = data_problem(&b, payload);
 		if (problem) {
 			fail(s, "%s: corrupt at byte %" PRIu64 ": %s", s->path,
 			     off, problem);

@@ -78,10 +78,19 @@ static void event(void *ctx, const struct feed_event *e)
 	}
 }
 
+static void commit(void *ctx)
+{
+	struct record_sink *s = ctx;
+
+	if (!s->failed)
+		recorder_commit(s->rec);
+}
+
 struct feed_sink record_sink(struct record_sink *s)
 {
 	return (struct feed_sink) {
-		.stage = stage, .settle = settle, .event = event, .ctx = s,
+		.stage = stage, .settle = settle, .event = event,
+		.commit = commit, .ctx = s,
 	};
 }
 

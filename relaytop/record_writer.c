@@ -10,14 +10,27 @@
  * since the recording started, so a block says exactly how many events
  * are missing before it, and a CTF exporter can use them as packet
  * contexts' events_discarded.
+ *
+ * Zero-copy mode (a live recording into a file): a DATA block's header
+ * goes into the buffer and its payload stays in the mapping; at the end
+ * of each drain the source calls recorder_commit(), which writes all of
+ * it with one writev() and then checks every block's sub-buffer header
+ * again: one the producer rewrote meanwhile (overwrite mode, a reset) was
+ * written torn, and its header is rewritten in place as SKIPPED, its
+ * records counted lost in it and in every later block of its CPU.  Only
+ * then does the source hand the sub-buffers back.
  */
 #include "record_writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -52,7 +65,9 @@ static void make_room(struct recorder *rec, size_t more)
 {
 	if (rec->len + more <= rec->cap)
 		return;
-	if (rec->len)
+	if (rec->zero_copy)
+		recorder_commit(rec);	/* the payloads are still in place */
+	else if (rec->len)
 		write_out(rec, rec->len);
 	if (rec->error)
 		rec->len = 0;	/* nothing more reaches the file anyway */
@@ -75,7 +90,32 @@ static uint32_t block_crc(const unsigned char *p, size_t size)
 	struct record_block h;
 
 	memcpy(&h, p, sizeof(h));
-	return record_block_crc(&h, p + sizeof(h), size);
+	return record_block_crc_v(RECORD_VERSION, &h, p + sizeof(h), size);
+}
+
+/* Zero-copy mode: note the block whose header starts at off. */
+static void batch_add(struct recorder *rec, size_t off, const void *payload,
+		      uint32_t size, const struct subbuf_chunk *chunk)
+{
+	struct recorder_block *b;
+
+	if (!rec->zero_copy)
+		return;
+	if (rec->nbatch == rec->batch_cap) {
+		rec->batch_cap = rec->batch_cap ? 2 * rec->batch_cap : 64;
+		rec->batch = realloc(rec->batch,
+				     rec->batch_cap * sizeof(*rec->batch));
+		if (!rec->batch)
+			fatal("out of memory");
+	}
+	b = &rec->batch[rec->nbatch++];
+	*b = (struct recorder_block) { .off = off, .payload = payload,
+				       .size = size };
+	if (chunk) {
+		b->sb_offset = chunk->offset;
+		b->seq = chunk->seq;
+		b->generation = chunk->generation;
+	}
 }
 
 /* Append a whole block (header filled in but for magic/size/crc). */
@@ -85,6 +125,7 @@ static void append_block(struct recorder *rec, struct record_block *h,
 	unsigned char *p;
 
 	make_room(rec, RECORD_BLOCK_SIZE + size);
+	batch_add(rec, rec->len, NULL, size, NULL);
 	h->magic = RECORD_BLOCK_MAGIC;
 	h->size = size;
 	h->crc = 0;
@@ -197,7 +238,7 @@ void recorder_stage(struct recorder *rec, const struct subbuf_chunk *chunk)
 
 	track_implicitly(rec, chunk);
 	c = &rec->cpu[chunk->cpu];
-	make_room(rec, RECORD_BLOCK_SIZE + size);
+	make_room(rec, RECORD_BLOCK_SIZE + (rec->zero_copy ? 0 : size));
 	rec->stage_pos = rec->len;
 	rec->staged = true;
 	rec->staged_cpu = chunk->cpu;
@@ -217,6 +258,14 @@ void recorder_stage(struct recorder *rec, const struct subbuf_chunk *chunk)
 	h.offset = chunk->offset;
 	h.nrec = chunk->nrec;
 	p = rec->buf + rec->len;
+	if (rec->zero_copy) {
+		/* the payload is written from the mapping at the commit */
+		h.ts = size ? chunk->recs[0].ts : 0;
+		memcpy(p, &h, sizeof(h));
+		batch_add(rec, rec->len, chunk->recs, size, chunk);
+		rec->len += RECORD_BLOCK_SIZE;
+		return;
+	}
 	/* The one copy of the records: mapping -> file buffer.  A SIGBUS
 	 * here (the channel went away) leaves the block staged; the caller
 	 * settles it as torn. */
@@ -237,6 +286,8 @@ void recorder_settle(struct recorder *rec, bool intact)
 	rec->staged = false;
 	if (!intact) {
 		rec->len = rec->stage_pos;
+		if (rec->zero_copy)
+			rec->nbatch--;
 		return;
 	}
 	p = rec->buf + rec->stage_pos;
@@ -250,7 +301,7 @@ void recorder_settle(struct recorder *rec, bool intact)
 	c->blocks++;
 	rec->records += h.nrec;
 	rec->blocks++;
-	if (rec->len >= FLUSH_AT)
+	if (rec->len >= FLUSH_AT && !rec->zero_copy)
 		recorder_flush(rec);
 }
 
@@ -268,6 +319,206 @@ static void marker(struct recorder *rec, unsigned int cpu, uint16_t type,
 	}
 	h.ts = mono_ns();
 	append_block(rec, &h, NULL, 0);
+}
+
+/*
+ * Zero-copy mode: the batch's DATA blocks marked in bad[] were not
+ * written intact.  Each becomes SKIPPED (written: its size stays, the
+ * bytes are skipped; not written: no payload), its records are counted
+ * lost in it and in every later block of its CPU (rewritten in place when
+ * written), and in what the CPU's next blocks will say.
+ */
+static void repair(struct recorder *rec, const bool *bad, bool written)
+{
+	uint64_t *extra = xcalloc(rec->ncpus + 1, sizeof(*extra));
+
+	for (unsigned int i = 0; i < rec->nbatch; i++) {
+		struct recorder_block *e = &rec->batch[i];
+		unsigned char *p = rec->buf + e->off;
+		struct record_block h;
+		bool changed = false;
+
+		memcpy(&h, p, sizeof(h));
+		if (h.cpu >= rec->ncpus)
+			continue;	/* a block about all CPUs */
+		if (bad[i]) {
+			struct recorder_cpu *c = &rec->cpu[h.cpu];
+
+			h.type = RECORD_SKIPPED;
+			extra[h.cpu] += h.nrec;
+			c->records -= h.nrec;
+			c->lost_prev += h.nrec;	/* for its next blocks */
+			rec->records -= h.nrec;
+			rec->skipped += h.nrec;
+			if (!written) {
+				h.size = 0;
+				e->payload = NULL;
+				e->size = 0;
+			}
+			changed = true;
+		}
+		if (extra[h.cpu]) {
+			h.lost += extra[h.cpu];
+			changed = true;
+		}
+		if (!changed)
+			continue;
+		h.crc = 0;
+		memcpy(p, &h, sizeof(h));
+		h.crc = block_crc(p, e->payload ? 0 : h.size);
+		memcpy(p + offsetof(struct record_block, crc), &h.crc,
+		       sizeof(h.crc));
+		if (written && !rec->error &&
+		    pwrite(rec->fd, p, sizeof(h), (off_t)e->file_off) !=
+		    (ssize_t)sizeof(h))
+			rec->error = errno ? -errno : -EIO;
+	}
+	free(extra);
+}
+
+/* The batch's payloads not written yet cannot be any more: SKIPPED. */
+static void drop_unwritten(struct recorder *rec)
+{
+	bool *bad;
+	bool any = false;
+
+	if (rec->batch_written) {
+		/* written, its check cut short by a SIGBUS: as it is */
+		rec->batch_written = false;
+		rec->len = 0;
+		rec->nbatch = 0;
+		return;
+	}
+	if (!rec->zero_copy || !rec->nbatch)
+		return;
+	bad = xcalloc(rec->nbatch, sizeof(*bad));
+	for (unsigned int i = 0; i < rec->nbatch; i++)
+		any |= bad[i] = rec->batch[i].payload != NULL;
+	if (any)
+		repair(rec, bad, false);
+	free(bad);
+}
+
+/* writev() all of iov[0..n), in as many calls as it takes: 0 or -errno. */
+static int writev_all(struct recorder *rec, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		int cnt = n < IOV_MAX ? n : IOV_MAX;
+		ssize_t w = writev(rec->fd, iov, cnt);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		rec->writevs++;
+		while (n > 0 && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+int recorder_commit(struct recorder *rec)
+{
+	struct iovec *iov;
+	uint64_t pos = rec->file_bytes, total;
+	size_t cursor = 0;
+	bool *bad, any = false;
+	int n = 0, err;
+
+	if (!rec->zero_copy || rec->staged)
+		return rec->error;
+	if (rec->error) {
+		rec->len = 0;	/* nothing more reaches the file anyway */
+		rec->nbatch = 0;
+		return rec->error;
+	}
+	if (!rec->len)
+		return 0;
+	iov = xcalloc(2 * (size_t)rec->nbatch + 1, sizeof(*iov));
+	for (unsigned int i = 0; i < rec->nbatch; i++) {
+		struct recorder_block *e = &rec->batch[i];
+
+		e->file_off = pos + (e->off - cursor);
+		if (!e->payload)
+			continue;
+		iov[n++] = (struct iovec) { rec->buf + cursor,
+					    e->off + RECORD_BLOCK_SIZE - cursor };
+		pos += e->off + RECORD_BLOCK_SIZE - cursor;
+		iov[n++] = (struct iovec) { (void *)e->payload, e->size };
+		pos += e->size;
+		cursor = e->off + RECORD_BLOCK_SIZE;
+	}
+	if (rec->len > cursor)
+		iov[n++] = (struct iovec) { rec->buf + cursor,
+					    rec->len - cursor };
+	total = pos + (rec->len - cursor) - rec->file_bytes;
+	err = writev_all(rec, iov, n);
+	free(iov);
+	bad = xcalloc(rec->nbatch + 1, sizeof(*bad));
+	if (err == -EFAULT) {
+		/* a mapping went away under the write: start the batch
+		 * again without the payloads (the channel is gone) */
+		if (ftruncate(rec->fd, (off_t)rec->file_bytes) &&
+		    errno != EINVAL)
+			err = -errno;
+		else if (lseek(rec->fd, (off_t)rec->file_bytes, SEEK_SET) < 0)
+			err = -errno;
+		else
+			err = 0;
+		if (!err) {
+			drop_unwritten(rec);
+			err = write_all(rec->fd, rec->buf, rec->len);
+			total = rec->len;
+		}
+	} else if (!err) {
+		/* the seqlock's read side, after the write: a sub-buffer
+		 * rewritten meanwhile was written torn.  A SIGBUS in here
+		 * (the buffers went away) leaves the batch as written. */
+		rec->file_bytes += total;
+		rec->batch_written = true;
+		for (unsigned int i = 0; i < rec->nbatch; i++) {
+			const struct recorder_block *e = &rec->batch[i];
+
+			bad[i] = e->payload &&
+				 !subbuf_still_there(e->payload, e->sb_offset,
+						     e->seq, e->generation);
+			any |= bad[i];
+		}
+		if (any)
+			repair(rec, bad, true);
+	}
+	free(bad);
+	if (err && !rec->error)
+		rec->error = err;
+	if (!err && !rec->batch_written)
+		rec->file_bytes += total;
+	rec->batch_written = false;
+	rec->len = 0;
+	rec->nbatch = 0;
+	return rec->error;
+}
+
+bool recorder_zero_copy(struct recorder *rec, bool on)
+{
+	struct stat st;
+
+	if (!on || fstat(rec->fd, &st) ||
+	    !(S_ISREG(st.st_mode) ||
+	      (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+	       minor(st.st_rdev) == 3))) {	/* /dev/null */
+		recorder_commit(rec);
+		rec->zero_copy = false;
+		return false;
+	}
+	rec->zero_copy = true;
+	return true;
 }
 
 void recorder_note_lost(struct recorder *rec, unsigned int cpu,
@@ -309,6 +560,8 @@ void recorder_restart(struct recorder *rec, unsigned int cpu,
 
 void recorder_gone(struct recorder *rec, unsigned int cpu)
 {
+	/* payloads not written yet are in a mapping that is gone */
+	drop_unwritten(rec);
 	if (cpu != RECORD_NO_CPU) {
 		marker(rec, cpu, RECORD_GONE, 0);
 		return;
@@ -346,6 +599,8 @@ int recorder_flush(struct recorder *rec)
 {
 	size_t len = rec->staged ? rec->stage_pos : rec->len;
 
+	if (rec->zero_copy)
+		return recorder_commit(rec);
 	if (len)
 		write_out(rec, len);
 	return rec->error;
@@ -400,6 +655,7 @@ void recorder_free(struct recorder *rec)
 		return;
 	if (rec->fd >= 0)
 		close(rec->fd);
+	free(rec->batch);
 	free(rec->buf);
 	free(rec->cpu);
 	free(rec->path);

@@ -25,6 +25,21 @@ struct record_meta {
 	uint64_t generation;
 };
 
+/*
+ * A block in the buffer not written yet (zero-copy mode): its header at
+ * off in buf; a DATA block's payload is in the mapping (payload), to be
+ * written from there and checked afterwards (seq, generation).
+ */
+struct recorder_block {
+	size_t off;
+	const void *payload;	/* NULL: in buf after the header */
+	uint32_t size;
+	uint32_t sb_offset;	/* DATA: offset of the records in the sub-buffer */
+	uint64_t seq;
+	uint64_t generation;
+	uint64_t file_off;	/* where commit wrote the header */
+};
+
 /* What the recorder knows of one CPU (also the closing summary). */
 struct recorder_cpu {
 	bool tracked;
@@ -58,6 +73,15 @@ struct recorder {
 	struct recorder_cpu *cpu;
 	int error;		/* first write error, -errno */
 	bool finished;
+	/* zero-copy mode: DATA payloads written straight from the mapping
+	 * by recorder_commit() (one writev), which the source calls before
+	 * it hands the sub-buffers back */
+	bool zero_copy;
+	struct recorder_block *batch;
+	unsigned int nbatch, batch_cap;
+	bool batch_written;	/* the batch is in the file, being checked */
+	uint64_t skipped;	/* records read but not written intact */
+	uint64_t writevs;	/* writev() calls made */
 };
 
 /* Create path and write the file header; NULL with errno set on error. */
@@ -102,6 +126,22 @@ void recorder_config(struct recorder *rec, const struct record_meta *meta);
 uint64_t recorder_dropped(const struct recorder *rec, unsigned int cpu);
 uint64_t recorder_lost(const struct recorder *rec, unsigned int cpu);
 
+/*
+ * Write DATA payloads from where the source shows them (the mapping)
+ * instead of copying them: the records must stay in place until
+ * recorder_commit() returns.  Only for a file or /dev/null (a block found
+ * overwritten after its write is then marked SKIPPED in place); returns
+ * whether it is on.
+ */
+bool recorder_zero_copy(struct recorder *rec, bool on);
+/*
+ * Write out every block since the last commit (zero-copy mode: one
+ * writev, the payloads from the mapping), then check each DATA block's
+ * sub-buffer is still the one read: a block overwritten while it was
+ * written becomes SKIPPED, its records counted lost.  Runs where a
+ * SIGBUS is caught (it reads the mapping).  0 or the first error.
+ */
+int recorder_commit(struct recorder *rec);
 /* Write out what is buffered: 0 or the first error (-errno). */
 int recorder_flush(struct recorder *rec);
 /* CPU_END blocks, END block, flush, close: 0 or the first error. */

@@ -74,6 +74,9 @@ struct source_ops {
 	/* A recording is being made of it: also yield the producer's drops
 	 * by event number (FEED_SEQ_DROPPED); NULL if it has none. */
 	void (*recording)(void *self);
+	/* when ready() wants to be called even if no fd is ready (a drain
+	 * timer; CLOCK_MONOTONIC ns), or 0 */
+	uint64_t (*deadline)(const void *self);
 };
 
 struct source {

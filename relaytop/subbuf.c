@@ -113,6 +113,7 @@ void subbuf_reader_init(struct subbuf_reader *r, const void *base,
 		.base = base,
 		.geom = *geom,
 		.cpu = cpu,
+		.count_mix = true,
 		.offset = SUBBUF_HDR_SIZE,
 		.seq_limit = UINT64_MAX,
 	};
@@ -584,7 +585,8 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				.dropped = dropped,
 				.lost = r->lost,
 			};
-			count_mix(&chunk);
+			if (r->count_mix)
+				count_mix(&chunk);
 			e0 = __atomic_load_n(&chunk.recs[0].event_seq,
 					     __ATOMIC_RELAXED);
 			e1 = __atomic_load_n(&chunk.recs[chunk.nrec - 1].event_seq,
@@ -650,6 +652,19 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 		flags |= SUBBUF_PROGRESS;
 	}
 	return flags | SUBBUF_MORE;
+}
+
+bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
+			uint64_t generation)
+{
+	const struct sched_relay_header *h =
+		(const void *)((const unsigned char *)recs - offset);
+
+	/* pairs with the writer's store-release of seq, as the re-check in
+	 * subbuf_reader_read(): the records were used before this */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&h->seq, __ATOMIC_RELAXED) == seq &&
+	       __atomic_load_n(&h->generation, __ATOMIC_RELAXED) == generation;
 }
 
 uint64_t subbuf_reader_backlog(const struct subbuf_reader *r)

@@ -60,7 +60,8 @@ struct subbuf_chunk {
 	const struct sched_relay_record *recs;	/* in the mapping */
 	uint64_t dropped;	/* its header's count of producer drops */
 	uint64_t lost;		/* events this reader lost before recs[0] */
-	uint32_t mix[SCHED_RELAY_NR_EVENTS];	/* records per event type */
+	uint32_t mix[SCHED_RELAY_NR_EVENTS];	/* records per event type
+						 * (0 unless count_mix) */
 	uint32_t unknown;	/* records of a type this reader does not know */
 };
 
@@ -82,6 +83,8 @@ struct subbuf_reader {
 	const unsigned char *base;	/* the mapped CPU buffer */
 	struct subbuf_geometry geom;
 	unsigned int cpu;
+	bool count_mix;		/* fill chunk.mix and .unknown (reads every
+				 * record's type); off: they are 0 */
 
 	bool synced;		/* next_seq is a real position */
 	uint64_t next_seq;	/* sub-buffer being read (or waited for) */
@@ -124,7 +127,8 @@ struct subbuf_reader {
 	uint64_t mark_lost;
 };
 
-/* Set up a reader of the mapped buffer at base (not yet synced). */
+/* Set up a reader of the mapped buffer at base (not yet synced), counting
+ * the mix. */
 void subbuf_reader_init(struct subbuf_reader *r, const void *base,
 			const struct subbuf_geometry *geom, unsigned int cpu);
 
@@ -175,6 +179,15 @@ struct subbuf_newest {
 struct subbuf_newest subbuf_find_newest(const void *base,
 					const struct subbuf_geometry *geom,
 					unsigned int cpu);
+
+/*
+ * Are the records of a chunk (recs, at offset in sub-buffer seq of
+ * generation) still what was read?  The seqlock's read side once more,
+ * after the records were used (written from the mapping): false when the
+ * producer has since rewritten the sub-buffer (overwrite mode, a reset).
+ */
+bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
+			uint64_t generation);
 
 /* Bytes the producer committed that the reader has not read yet. */
 uint64_t subbuf_reader_backlog(const struct subbuf_reader *r);

@@ -73,18 +73,39 @@ static void stage(void *ctx, const struct subbuf_chunk *c)
 	memcpy(t->staged, c->recs, c->nrec * sizeof(*t->staged));
 }
 
+static bool is_self(const struct tally *t, const struct sched_relay_record *r)
+{
+	return t->self_pid && (r->pid == t->self_pid ||
+			       (r->type == SCHED_RELAY_SWITCH &&
+				r->pid2 == t->self_pid));
+}
+
 static void settle(void *ctx, const struct subbuf_chunk *c, bool intact)
 {
 	struct tally *t = ctx;
+	uint32_t mix[SCHED_RELAY_NR_EVENTS], nrec = c->nrec, unknown = c->unknown;
 
 	if (!intact)
 		return;
-	stats_add(&t->st, c->cpu, c->nrec, c->mix, c->unknown);
-	if (!t->follow_tasks)
-		return;
-	for (uint32_t i = 0; i < c->nrec; i++)
-		sched_model_record(&t->model, c->cpu, &t->staged[i], NULL);
-	if (t->figures)
+	memcpy(mix, c->mix, sizeof(mix));
+	for (uint32_t i = 0; t->follow_tasks && i < c->nrec; i++) {
+		const struct sched_relay_record *r = &t->staged[i];
+
+		if (is_self(t, r)) {
+			t->self_events++;
+			if (t->hide_self) {
+				nrec--;
+				if (r->type >= SCHED_RELAY_NR_EVENTS)
+					unknown--;
+				else if (mix[r->type])
+					mix[r->type]--;
+				continue;
+			}
+		}
+		sched_model_record(&t->model, c->cpu, r, NULL);
+	}
+	stats_add(&t->st, c->cpu, nrec, mix, unknown);
+	if (t->follow_tasks && t->figures)
 		time_merge_records(&t->merge, c->cpu, t->staged, c->nrec);
 }
 

@@ -32,6 +32,13 @@ struct tally {
 	struct sched_relay_record *staged;	/* the staged chunk's copy */
 	size_t staged_cap;
 	struct time_merge merge;	/* records on their way to the model */
+	/* self-noise: relaytop's own switches and wake-ups (records whose
+	 * pid, or a switch's next pid, is self_pid), counted when records
+	 * are followed; hidden from the figures and the model on request
+	 * (never from a recording) */
+	int self_pid;			/* 0: not known (a replay) */
+	bool hide_self;
+	uint64_t self_events;
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "top.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +62,8 @@ static void start_recording(struct top *t, const char *path)
 	t->rec = recorder_create(path, &m);
 	if (!t->rec)
 		fatal("%s: %s", path, strerror(errno));
+	/* blocks written from the mapping when the file allows */
+	recorder_zero_copy(t->rec, true);
 	record_sink_init(&t->rsink, t->rec);
 	s = record_sink(&t->rsink);
 	feed_add(&t->feed, &s);
@@ -83,10 +86,14 @@ void top_start(struct top *t, const struct options *opt,
 	top_serve_init(t);
 	start = mono_ns();
 	tally_init(&t->tally, 0, start, out != OUT_NONE);
+	t->tally.self_pid = (int)getpid();
+	t->tally.hide_self = t->app.hide_self;
 	sinks(t);
 	if (live_source_open(&t->live, opt->channel, &t->feed, msg,
 			     sizeof(msg)))
 		fatal("%s", msg);
+	if (out == OUT_NONE)
+		live_source_count_mix(&t->live, false);	/* nothing shows it */
 	t->src = live_source(&t->live);
 	if (opt->record)
 		start_recording(t, opt->record);
@@ -231,9 +238,16 @@ int top_run(const struct options *opt)
 	source_report_misplaced(&t.src);
 	if (ui_active())
 		ui_done();
-	if (t.rec)
-		batch_print_record_summary(t.app.out == OUT_BATCH ? stderr :
-					   stdout, t.rec);
+	if (t.rec) {
+		FILE *out = t.app.out == OUT_BATCH ? stderr : stdout;
+
+		batch_print_record_summary(out, t.rec);
+		/* how the reading went: wake-ups and writes */
+		fprintf(out, "drains: %" PRIu64 " timed, %" PRIu64 " woken; %"
+			PRIu64 " writev; %" PRIu64 " records skipped\n",
+			t.live.timed_drains, t.live.woken_drains,
+			t.rec->writevs, t.rec->skipped);
+	}
 	if (t.rec_failed)
 		status = 1;
 	top_free(&t);

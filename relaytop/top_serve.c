@@ -87,6 +87,13 @@ static void serve_status(void *ctx)
 	source_report_status(stderr, &t->src, &t->tally.st);
 }
 
+static uint64_t serve_deadline(void *ctx)
+{
+	const struct top *t = ctx;
+
+	return t->src.ops->deadline ? t->src.ops->deadline(t->src.self) : 0;
+}
+
 static bool serve_done(void *ctx)
 {
 	const struct top *t = ctx;
@@ -99,6 +106,6 @@ void top_serve_init(struct top *t)
 	t->loop.ops = (struct loop_ops) {
 		.pollfds = serve_pollfds, .ready = serve_ready,
 		.tick = serve_tick, .status = serve_status,
-		.done = serve_done, .ctx = t,
+		.done = serve_done, .deadline = serve_deadline, .ctx = t,
 	};
 }

@@ -26,6 +26,9 @@ static void keyed(const struct top *t, struct view *v)
 	v->status_error = t->app.status_error;
 	v->status_new = t->app.status_seq != t->status_printed;
 	v->prompt = controller_prompt(&t->app);
+	v->self_known = t->tally.self_pid && t->tally.follow_tasks;
+	v->self_events = t->tally.self_events;
+	v->self_hidden = t->tally.hide_self;
 }
 
 static void live_view(const struct top *t, struct view *v)

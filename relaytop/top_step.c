@@ -63,6 +63,7 @@ unsigned int top_key(struct top *t, int key)
 	unsigned int react = controller_key(&t->app, &t->src, key,
 					    t->tally.st.ncpus);
 
+	t->tally.hide_self = t->app.hide_self;
 	if (react & REACT_ZERO)
 		tally_zero(&t->tally);
 	if (react & REACT_PAUSE)

@@ -167,6 +167,15 @@ static void draw_header(const struct view *v)
 	else
 		paint_put(0, 9, " %s   up %s   every %gs", v->source, elapsed,
 		    v->interval);
+	if (v->self_known) {	/* after the line above, cut at the edge */
+		int y, x;
+
+		getyx(stdscr, y, x);
+		if (y == 0)
+			paint_put(0, x, "   self %llu%s",
+			    (unsigned long long)v->self_events,
+			    v->self_hidden ? " (hidden)" : "");
+	}
 	if (v->paused) {
 		attron(A_REVERSE);
 		paint_put(0, COLS > 8 ? COLS - 8 : 0, " PAUSED ");

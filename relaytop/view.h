@@ -52,6 +52,9 @@ struct view {
 	const char *status;		/* what just happened, or "" */
 	bool status_error;
 	const char *prompt;		/* a question awaiting a key, or NULL */
+	bool self_known;		/* self_events is counted (live) */
+	uint64_t self_events;		/* relaytop's own switches, wake-ups */
+	bool self_hidden;		/* and they are left out of the figures */
 	const char *record_path;	/* recording to this file, or NULL */
 	uint64_t record_bytes;
 	uint64_t record_events;

@@ -7,10 +7,13 @@
  * naming it; hand-back writes the ASCII count "N\n" to the buffer file;
  * poll lists skip idle buffers; and when a mapped buffer disappears
  * (truncated here, removed by kernfs in the kernel) the SIGBUS guard
- * brings the reader back instead of killing it.
+ * brings the reader back instead of killing it, and leaves the signal
+ * mask as it was (saving none).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,15 +134,27 @@ static void test_pollfds(void)
 	fake_channel_destroy(&fc);
 }
 
+static void touch_map(void *ctx, void *arg)
+{
+	const volatile unsigned char *p = ctx;
+
+	(void)arg;
+	(void)p[0];
+}
+
 /* Touch the mapping inside the guard; false when SIGBUS brought us back. */
 static bool touch_guarded(const volatile unsigned char *p)
 {
-	if (sigsetjmp(channel_bus_jmp, 1))
-		return false;
-	channel_bus_armed = 1;
-	(void)p[0];
-	channel_bus_armed = 0;
-	return true;
+	return channel_guarded(touch_map, (void *)(uintptr_t)p, NULL);
+}
+
+/* The signal mask now. */
+static sigset_t mask_now(void)
+{
+	sigset_t m;
+
+	sigprocmask(SIG_BLOCK, NULL, &m);
+	return m;
 }
 
 static void test_sigbus_guard(void)
@@ -147,6 +162,7 @@ static void test_sigbus_guard(void)
 	struct fake_channel fc;
 	struct channel ch;
 	struct subbuf_geometry g = { 4096, 4 };
+	sigset_t after;
 	char err[256];
 	bool ok;
 
@@ -160,12 +176,53 @@ static void test_sigbus_guard(void)
 	ok = touch_guarded(ch.cpus[0].map);
 	check(!ok);
 	check_int(channel_bus_armed, ==, 0);
-	/* and again: the handler is still in place */
+	/* and again: the handler is still in place, SIGBUS not left blocked
+	 * (a fault while it is blocked would kill us) */
 	ok = touch_guarded(ch.cpus[0].map);
 	check(!ok);
+	after = mask_now();
+	check(!sigismember(&after, SIGBUS));
 	fake_channel_restore_buffers(&fc);
 	ok = touch_guarded(ch.cpus[0].map);
 	check(ok);
+	channel_close(&ch);
+	fake_channel_destroy(&fc);
+}
+
+/*
+ * The guard saves no mask (no system call per call), yet after a fault
+ * the mask is the one before: what the caller blocked stays blocked,
+ * what it let in stays let in, SIGBUS is taken again.
+ */
+static void test_sigbus_mask(void)
+{
+	struct fake_channel fc;
+	struct channel ch;
+	struct subbuf_geometry g = { 4096, 4 };
+	sigset_t usr2, before, after, old;
+	char err[256];
+
+	if (!check(fake_channel_create(&fc, 1, 4096, 4, false)))
+		return;
+	channel_install_sigbus();
+	channel_open(&ch, fc.dir, &g, err, sizeof(err));
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, &old);
+	before = mask_now();
+	fake_channel_remove_buffers(&fc);
+	for (int i = 0; i < 3; i++)
+		check(!touch_guarded(ch.cpus[0].map));
+	after = mask_now();
+	check(sigismember(&after, SIGUSR2));
+	check(!sigismember(&after, SIGBUS));
+	check(!sigismember(&after, SIGUSR1));
+	for (int sig = 1; sig < 32; sig++)
+		if (sigismember(&before, sig) != sigismember(&after, sig))
+			check_int(sig, ==, 0);	/* names the signal */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	fake_channel_restore_buffers(&fc);
+	check(touch_guarded(ch.cpus[0].map));
 	channel_close(&ch);
 	fake_channel_destroy(&fc);
 }
@@ -177,5 +234,6 @@ int main(void)
 	TEST(test_give_back(), "hand-back writes \"N\\n\" to the buffer file");
 	TEST(test_pollfds(), "idle buffers are left out of poll()");
 	TEST(test_sigbus_guard(), "a buffer that went away raises SIGBUS, caught");
+	TEST(test_sigbus_mask(), "after a fault the signal mask is the one before");
 	return test_done();
 }

@@ -205,7 +205,7 @@ static void test_dump_lines(void)
 		     "read them]\n") != NULL);
 	check(strstr(text, "#    1            5            4            7\n")
 	      != NULL);
-	check(strstr(text, "# relaytop recording (format 2): "
+	check(strstr(text, "# relaytop recording (format 3): "
 		     "/sys/kernel/sched_relay, cpus=2\n") == text);
 	/* time goes forward on every CPU here: nothing says otherwise */
 	check(strstr(text, "TIME GOES BACK") == NULL);

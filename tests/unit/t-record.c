@@ -10,8 +10,14 @@
  * - records torn while read never reach the file; a reset is marked, and
  *   drops only the stats file counted before it stay in the old sequence;
  * - bad files give a clear error and never a crash: not a recording,
- *   truncated at every length, corrupted at sampled bytes, a newer format
- *   version, another byte order, foreign record sizes, data after the end.
+ *   truncated at every length, corrupted at sampled bytes (format 3: all
+ *   but inside records, which no CRC covers; format 2: all), a newer
+ *   format version, another byte order, foreign record sizes, data after
+ *   the end; format 2 files still read;
+ * - zero-copy (payloads written from the buffer at the commit): the same
+ *   records read back; a block whose sub-buffer was rewritten before the
+ *   after-write check is SKIPPED and its records counted lost, as are
+ *   those whose buffers went away before the commit.
  * This file also runs under valgrind in `make check`.
  */
 #include <errno.h>
@@ -135,6 +141,7 @@ static void rig_drain(struct rig *g, int c)
 		fl = subbuf_reader_read(&g->reader[c], &sink);
 	while (fl & SUBBUF_MORE);
 	recorder_note_lost(g->rec, c, g->reader[c].lost);
+	recorder_commit(g->rec);	/* zero-copy: before the hand-back */
 	subbuf_reader_handback(&g->reader[c], give, &g->relay[c]);
 }
 
@@ -365,6 +372,77 @@ static void test_torn_not_written(void)
 	record_stream_close(&rb.s);
 }
 
+/*
+ * Zero-copy: the payload is written from the buffer at the commit; with
+ * overrun, the producer laps the buffer between the read and the
+ * commit, as it may while the write runs.
+ */
+static void test_zero_copy(bool overrun_it)
+{
+	struct rig g;
+	struct readback rb;
+	struct subbuf_sink sink;
+
+	rig_setup(&g, "zc.rec", true);
+	check(recorder_zero_copy(g.rec, true));
+	for (int round = 0; round < 3; round++)
+		for (int c = 0; c < NCPU; c++) {
+			fake_relay_events(&g.relay[c], 5 + c);
+			rig_drain(&g, c);
+		}
+	fake_relay_events(&g.relay[0], 4);
+	sink = (struct subbuf_sink) { .stage = tee_stage,
+				      .settle = tee_settle,
+				      .restart = tee_restart,
+				      .ctx = &g.tee[0] };
+	subbuf_reader_read(&g.reader[0], &sink);
+	if (overrun_it)
+		fake_relay_events(&g.relay[0], 2 * NSUB * CAP);
+	check_int(recorder_commit(g.rec), ==, 0);
+	check_uint(g.rec->skipped, ==, overrun_it ? 4 : 0);
+	fake_relay_events(&g.relay[0], 3);
+	rig_drain(&g, 0);
+	rig_finish(&g);
+	read_back("zc.rec", &rb);
+	check_str(rb.error, "");
+	check(rb.ids_match_gaps);
+	check(rb.events_match_gaps);
+	for (int c = 0; c < NCPU; c++)
+		check_uint(rb.records[c] + rb.lost[c], ==, g.relay[c].events);
+	check_uint(rb.lost[0], >=, overrun_it ? 4 : 0);
+	if (!overrun_it)
+		check_uint(rb.lost[0], ==, 0);
+	check_uint(rb.records[0] + (overrun_it ? 4 : 0), ==,
+		   g.tee[0].col.delivered);
+	check_uint(rb.s.rd.summary[0].lost, ==, rb.lost[0]);
+	record_stream_close(&rb.s);
+}
+
+/* Zero-copy: the buffers go away before the commit: SKIPPED, lost. */
+static void test_zero_copy_gone(void)
+{
+	struct rig g;
+	struct readback rb;
+	struct subbuf_sink sink;
+
+	rig_setup(&g, "zcg.rec", false);
+	check(recorder_zero_copy(g.rec, true));
+	fake_relay_events(&g.relay[1], 9);
+	sink = (struct subbuf_sink) { .stage = tee_stage,
+				      .settle = tee_settle,
+				      .restart = tee_restart,
+				      .ctx = &g.tee[1] };
+	subbuf_reader_read(&g.reader[1], &sink);
+	recorder_gone(g.rec, RECORD_NO_CPU);
+	check_uint(g.rec->skipped, ==, 9);
+	rig_finish(&g);
+	read_back("zcg.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.records[1], ==, 0);
+	check_uint(rb.lost[1], ==, 9);
+	record_stream_close(&rb.s);
+}
+
 static void test_reset_marked(void)
 {
 	struct rig g;
@@ -495,21 +573,109 @@ static void test_truncated_everywhere(void)
 	free(data);
 }
 
+static void refresh_crc(unsigned char *data);
+
+/*
+ * Is byte at of a recording inside a DATA block's records, other than
+ * the first record's timestamp (which format 3 checks instead of a CRC;
+ * the event numbers are --check's)?
+ */
+static bool in_unchecked_payload(const unsigned char *data, size_t len,
+				 size_t at)
+{
+	size_t off = RECORD_FILE_HDR_SIZE;
+
+	while (off + RECORD_BLOCK_SIZE <= len) {
+		struct record_block b;
+		size_t p = off + RECORD_BLOCK_SIZE;
+
+		memcpy(&b, data + off, sizeof(b));
+		if (b.type == RECORD_DATA && at >= p && at < p + b.size) {
+			size_t ts = offsetof(struct sched_relay_record, ts);
+
+			return !(at - p >= ts && at - p < ts + sizeof(uint64_t));
+		}
+		off = p + b.size;
+	}
+	return false;
+}
+
+/* plain.rec as format 2 wrote it: every block's CRC over its payload. */
+static size_t as_format2(unsigned char **data)
+{
+	size_t len = slurp("plain.rec", data), off = RECORD_FILE_HDR_SIZE;
+	struct record_file_header *h = (void *)*data;
+
+	h->version = 2;
+	refresh_crc(*data);
+	while (off + RECORD_BLOCK_SIZE <= len) {
+		struct record_block b;
+
+		memcpy(&b, *data + off, sizeof(b));
+		b.crc = record_block_crc(&b, *data + off + sizeof(b), b.size);
+		memcpy(*data + off, &b, sizeof(b));
+		off += sizeof(b) + b.size;
+	}
+	return len;
+}
+
+/* Format 2 recordings still read, and their payloads' CRCs checked. */
+static void test_format2_read(void)
+{
+	unsigned char *data;
+	size_t len = as_format2(&data);
+	struct readback rb, ref;
+	int caught = 0, total = 0;
+
+	spit("fmt2.rec", data, len);
+	read_back("plain.rec", &ref);
+	read_back("fmt2.rec", &rb);
+	check_str(rb.error, "");
+	check_uint(rb.s.rd.hdr.version, ==, 2);
+	for (int c = 0; c < NCPU; c++)
+		check_uint(rb.records[c], ==, ref.records[c]);
+	check(rb.ids_match_gaps);
+	record_stream_close(&rb.s);
+	record_stream_close(&ref.s);
+	for (size_t at = RECORD_FILE_HDR_SIZE; at < len; at += 29) {
+		const char *err;
+
+		data[at] ^= 0x5a;
+		spit("bad2.rec", data, len);
+		data[at] ^= 0x5a;
+		err = damaged("bad2.rec", &rb);
+		total++;
+		caught += strstr(err, "corrupt") || strstr(err, "CRC") ||
+			  strstr(err, "truncated");
+	}
+	check_int(caught, ==, total);
+	free(data);
+}
+
 static void test_corrupted_bytes(void)
 {
 	unsigned char *data;
 	size_t len = slurp("plain.rec", &data);
 	int caught = 0, total = 0;
 
+	/* format 3: everything but what DATA blocks' records hold beyond
+	 * their numbers and the first timestamp (no CRC covers that) */
 	for (size_t at = 0; at < len; at += 37) {
 		struct readback rb;
 		const char *err;
+
+		if (in_unchecked_payload(data, len, at))
+			continue;
 
 		data[at] ^= 0x5a;
 		spit("bad.rec", data, len);
 		data[at] ^= 0x5a;
 		err = damaged("bad.rec", &rb);
 		total++;
+		if (!(strstr(err, "corrupt") || strstr(err, "CRC") ||
+		      strstr(err, "not a relaytop") || strstr(err, "truncated") ||
+		      strstr(err, "newer") || strstr(err, "byte order")))
+			test_msg("byte %zu: %s", at, err);
 		caught += strstr(err, "corrupt") || strstr(err, "CRC") ||
 			  strstr(err, "not a relaytop") ||
 			  strstr(err, "truncated") || strstr(err, "newer") ||
@@ -534,11 +700,13 @@ static void test_newer_version(void)
 	size_t len = slurp("plain.rec", &data);
 	struct record_file_header *h = (void *)data;
 	struct readback rb;
+	char want[64];
 
 	h->version = RECORD_VERSION + 1;
 	refresh_crc(data);
 	spit("v2.rec", data, len);
-	expect_error(damaged("v2.rec", &rb), "version 3 is newer");
+	snprintf(want, sizeof(want), "version %d is newer", RECORD_VERSION + 1);
+	expect_error(damaged("v2.rec", &rb), want);
 	check_int(rb.open_rc, ==, -1);
 	h->version = RECORD_VERSION;
 	h->byte_order = 0x04030201;
@@ -607,7 +775,11 @@ int main(void)
 	TEST(test_stats_drops_before_reset(), "drops only the stats file counted survive a reset");
 	TEST(test_not_a_recording(), "not a recording: a clear error");
 	TEST(test_truncated_everywhere(), "truncated at any length: a clear error, a valid prefix");
-	TEST(test_corrupted_bytes(), "a corrupted byte anywhere is caught");
+	TEST(test_corrupted_bytes(), "a corrupted byte anywhere but in records' bodies is caught");
+	TEST(test_format2_read(), "format 2 reads as before, every corrupted byte caught");
+	TEST(test_zero_copy(false), "zero-copy: records written from the buffer read back the same");
+	TEST(test_zero_copy(true), "zero-copy: a block overwritten while written is SKIPPED, counted lost");
+	TEST(test_zero_copy_gone(), "zero-copy: records whose buffer went away are counted lost");
 	TEST(test_newer_version(), "newer version, other byte order, other record size: refused");
 	TEST(test_data_after_end(), "data after the end block is refused");
 	TEST(test_write_error_reported(), "write errors (ENOENT, ENOSPC) are reported");

@@ -17,7 +17,14 @@
  * stands still (its figures are a copy) while reading goes on, and shows
  * the live figures again once resumed; buffers that cannot be handed
  * back (opened read-only) are announced in no-overwrite mode, where the
- * producer will drop, and not at all in overwrite mode.
+ * producer will drop, and not at all in overwrite mode; the tick reads
+ * 'generation' alone unless it moved, the stats file only once a buffer
+ * was found nearly full, and no record for the mix without a screen;
+ * busy buffers are read on a timer sized from their rate and free room,
+ * quiet ones (and busy ones found past a fill threshold) when they wake
+ * the loop, so a burst after a quiet period is read at once; relaytop's
+ * own switches and wake-ups are counted and can be hidden from the
+ * figures, not from the recording.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -173,6 +180,198 @@ static void test_drops_counted(void)
 	check_uint(r.t.tally.st.cpu[0].dropped, ==, 30);	/* from the stats file */
 	check_uint(r.t.tally.st.cpu[0].events, ==, 4 * 63);
 	rig_stop(&r);
+}
+
+static void put(struct rig *r, const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->fc.dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * The tick reads 'generation' alone, the other attributes when it moved,
+ * and the stats file only after a buffer was found nearly full; without
+ * a screen no record is read for the event mix.
+ */
+static void test_tick_reads_little(void)
+{
+	struct rig r;
+
+	if (!check(rig_start(&r, 1, false, NULL)))
+		return;
+	check(!r.t.live.ch.cpus[0].reader.count_mix);
+	fake_relay_events(&r.fc.relay[0], 10);
+	put(&r, "events", "switch\n");		/* generation stays */
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 10);
+	check_uint(r.t.live.cfg.events, !=, 1u << SCHED_RELAY_SWITCH);
+	r.fc.events = 1u << SCHED_RELAY_SWITCH;
+	r.fc.generation++;
+	fake_channel_sync_files(&r.fc);
+	top_tick(&r.t);
+	check_uint(r.t.live.cfg.events, ==, 1u << SCHED_RELAY_SWITCH);
+	check_uint(r.t.live.cfg.generation, ==, r.fc.generation);
+	/* a stats file that says more than happened: not read */
+	put(&r, "stats", "cpu produced dropped subbufs_produced "
+	    "subbufs_consumed fill_bytes\n0 10 77 1 0 640\n");
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, 0);
+	/* the buffer fills up and the producer drops: read */
+	fake_relay_events(&r.fc.relay[0], 4 * 63 + 20 - 10);
+	fake_channel_sync_files(&r.fc);
+	top_tick(&r.t);
+	check_uint(r.fc.relay[0].full, >, 0);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, r.fc.relay[0].full);
+	check_uint(r.t.tally.st.cpu[0].events + r.fc.relay[0].full, ==,
+		   4 * 63 + 20);
+	/* handed back and read again: the headers' count stays */
+	fake_relay_events(&r.fc.relay[0], 70);
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, r.fc.relay[0].full);
+	rig_stop(&r);
+}
+
+static uint64_t fake_now;
+
+static uint64_t fake_clock(void)
+{
+	return fake_now;
+}
+
+/* Which buffers the loop would poll now (their CPUs, as a bit mask). */
+static unsigned int polled(struct rig *r, struct pollfd *pfd, unsigned int *n)
+{
+	struct live_source *ls = &r->t.live;
+	unsigned int mask = 0;
+
+	*n = r->t.src.ops->pollfds(ls, pfd, 64);
+	for (unsigned int i = 0; i < ls->nbuf; i++)
+		mask |= 1u << ls->ch.cpus[ls->map[i]].cpu;
+	return mask;
+}
+
+/*
+ * The drain timer: a buffer that fills a sub-buffer within the refresh
+ * interval is not polled but read every drain_ns (sized from its rate
+ * and free room); a quiet one stays polled, so a burst is read as soon
+ * as it wakes us; a timed one found past the backstop fill is polled
+ * again.
+ */
+static void test_drain_timer(void)
+{
+	struct rig r;
+	struct live_source *ls;
+	struct pollfd pfd[64];
+	unsigned int n, cap = 63;
+	uint64_t t0;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	ls = &r.t.live;
+	ls->clock = fake_clock;
+	fake_now = t0 = 1000000000ull;
+	top_drain(&r.t);			/* the first look */
+	check_uint(ls->drain_at, ==, 0);
+	check_uint(polled(&r, pfd, &n), ==, 3);
+	/* CPU 0: 1.5 sub-buffers in 10 ms; CPU 1: nothing */
+	fake_now += 10000000;
+	fake_relay_events(&r.fc.relay[0], cap + cap / 2);
+	top_drain(&r.t);
+	check(ls->ch.cpus[0].timed);
+	check(!ls->ch.cpus[1].timed);
+	check_uint(polled(&r, pfd, &n), ==, 2);	/* CPU 1 alone */
+	check_uint(ls->drain_at, >, fake_now);
+	check_uint(ls->drain_at, <=, fake_now + ls->interval_ns);
+	check_uint(r.t.src.ops->deadline(ls), ==, ls->drain_at);
+	/* before the deadline nothing of CPU 0 is read */
+	fake_relay_events(&r.fc.relay[0], 20);
+	fake_now = ls->drain_at - 1;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2);
+	/* at it, everything is */
+	fake_now = ls->drain_at;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2 + 20);
+	check_uint(ls->timed_drains, ==, 1);
+	/* a burst on quiet CPU 1 wakes us (POLLIN) and is read at once */
+	fake_now += 1000;
+	fake_relay_events(&r.fc.relay[1], 2 * cap);
+	polled(&r, pfd, &n);
+	for (unsigned int i = 0; i < n; i++)
+		if (pfd[i].fd == ls->ch.cpus[1].fd)
+			pfd[i].revents = POLLIN;
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(r.t.tally.st.cpu[1].events, ==, 2 * cap);
+	check_uint(ls->woken_drains, ==, 1);
+	/* CPU 0 found past the backstop fill: polled again */
+	fake_relay_events(&r.fc.relay[0], 3 * cap);
+	fake_now = ls->drain_at;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check(!ls->ch.cpus[0].timed);
+	check_uint(polled(&r, pfd, &n) & 1u, ==, 1);
+	check_uint(r.fc.relay[0].full, ==, 0);
+	(void)t0;
+	rig_stop(&r);
+}
+
+/*
+ * relaytop's own switches and wake-ups are counted (with a screen, where
+ * records are followed) and, on request, left out of the figures, but
+ * not out of the recording.
+ */
+static void test_self_noise(void)
+{
+	struct fake_channel fc;
+	struct options opt;
+	struct top t;
+	int self = (int)getpid();
+	char path[] = "/tmp/t-session-self.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (!check(fd >= 0) ||
+	    !check(fake_channel_create(&fc, 1, 4096, 4, false)))
+		return;
+	close(fd);
+	memset(&opt, 0, sizeof(opt));
+	opt.channel = fc.dir;
+	opt.interval = 1;
+	opt.record = path;
+	top_start(&t, &opt, OUT_BATCH);
+	t.live.give_back = fake_channel_give_back;
+	fake_channel_set_current(&fc);
+	check_int(t.tally.self_pid, ==, self);
+	fc.relay[0].next_id = (uint64_t)self;	/* a switch out of us */
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_SWITCH);
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);	/* not us */
+	fc.relay[0].next_id = (uint64_t)self;	/* we are woken */
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
+	fake_relay_events(&fc.relay[0], 3);
+	top_drain(&t);
+	check_uint(t.tally.self_events, ==, 2);
+	check_uint(t.tally.st.cpu[0].events, ==, 6);
+	top_key(&t, 'i');
+	check(t.tally.hide_self);
+	check(strstr(t.app.status, "hidden") != NULL);
+	fc.relay[0].next_id = (uint64_t)self;
+	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
+	fake_relay_events(&fc.relay[0], 2);
+	top_drain(&t);
+	check_uint(t.tally.self_events, ==, 3);
+	check_uint(t.tally.st.cpu[0].events, ==, 8);	/* 9 less ours */
+	check_uint(t.rec->records, ==, 9);		/* all recorded */
+	top_free(&t);
+	fake_channel_destroy(&fc);
+	unlink(path);
 }
 
 static void test_overwrite_losses_counted(void)
@@ -433,6 +632,9 @@ int main(void)
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
 	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
+	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
+	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
+	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
 	TEST(test_stats_drops_survive_reset(), "drops only the stats file counted are kept across a reset");

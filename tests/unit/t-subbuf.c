@@ -173,6 +173,23 @@ static void test_records_parsed_in_place(void)
 	teardown(&f);
 }
 
+/* Without count_mix the records arrive all the same, with no mix. */
+static void test_mix_off(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	f.reader.count_mix = false;
+	fake_relay_event(&f.relay, SCHED_RELAY_SWITCH);
+	fake_relay_event(&f.relay, SCHED_RELAY_WAKEUP);
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2);
+	check_uint(f.got.mix[SCHED_RELAY_SWITCH], ==, 0);
+	check_uint(f.got.mix[SCHED_RELAY_WAKEUP], ==, 0);
+	check_int(f.got.staged[1].type, ==, SCHED_RELAY_WAKEUP);
+	teardown(&f);
+}
+
 static void test_follows_committed(void)
 {
 	struct fixture f;
@@ -663,6 +680,7 @@ int main(void)
 	TEST(test_header_validation(), "a header is checked: magic, version, sizes, cpu");
 	TEST(test_geometry(), "geometry: whole records after a 64-byte header, 2+ sub-buffers");
 	TEST(test_records_parsed_in_place(), "records are parsed field by field in place");
+	TEST(test_mix_off(), "without count_mix, records but no mix");
 	TEST(test_follows_committed(), "a sub-buffer being filled is followed as committed grows");
 	TEST(test_crosses_subbufs_and_hands_back(), "finished sub-buffers are handed back");
 	TEST(test_wraps_lap_after_lap(), "wrap-around: many laps, nothing lost or repeated");
