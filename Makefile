@@ -56,7 +56,7 @@ GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
 .PHONY: all help deps kernel kernel-debug kernel-tree modules modules-debug \
-	guest-programs initramfs initramfs-debug run bench-host test test-hog unit-tests guest-tests check-patches clean distclean
+	guest-programs initramfs initramfs-debug run bench-host test test-hog test-kernel test-6.12 unit-tests guest-tests check-patches clean distclean
 
 all: kernel modules initramfs
 
@@ -64,6 +64,8 @@ help:
 	@echo "make run           boot QEMU with relaytop live on the console"
 	@echo "make test          host unit tests, then the guest tests; ends 'N passed, N failed'"
 	@echo "make test-hog      make test beside a busy loop on every host core (TEST_HOG=1)"
+	@echo "make test-kernel   build, then only the kernel-side guest suites (TEST_DEBUG_KERNEL=1:"
+	@echo "                   and on the debug kernel); make test-6.12: those on 6.12, not in CI"
 	@echo "make deps          install the Debian packages the project needs (idempotent)"
 	@echo "make kernel        unpack linux-source-\$$KVER into build/kernel-\$$KVER/linux, apply"
 	@echo "                   patches/\$$KVER/series (one commit per patch), configure, build bzImage"
@@ -204,6 +206,15 @@ test: deps
 # the same beside a busy loop on every host core
 test-hog: deps
 	@TEST_HOG=1 tests/run-all
+
+# The kernel-side guest suites only (TEST_SUITES in tests/run-all), on
+# $(KVER); test-6.12 is the part of the suite that CI's make test leaves out
+# (README: Tests).  TEST_DEBUG_KERNEL=1 adds their debug-kernel pass.
+test-kernel: deps
+	@TEST_SUITES=kernel tests/run-all
+
+test-6.12:
+	@$(MAKE) -s test-kernel KVER=6.12
 
 clean:
 	rm -rf $(GUEST) $(BUILD)/test-logs $(BUILD)/test-share $(BUILD)/bench \
