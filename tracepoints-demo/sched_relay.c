@@ -44,7 +44,7 @@
  * seqlock: seq is SCHED_RELAY_SEQ_BUSY while the rest is written and is
  * published last, with release semantics.  In no-overwrite mode the
  * callback refuses a full buffer without touching it, and relay counts the
- * event as dropped (stats.full_count); in overwrite mode it always accepts and
+ * event as dropped (stats.refused_count); in overwrite mode it always accepts and
  * readers notice overwritten sub-buffers by their changed seq.
  *
  * Every event a probe sees while there is a channel gets the next number
@@ -202,7 +202,7 @@ static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 	hdr->cpu = buf->cpu;
 	hdr->record_size = SCHED_RELAY_REC_SIZE;
 	hdr->first_ts = 0;
-	hdr->dropped = buf->stats.full_count + buf->stats.big_count;
+	hdr->dropped = buf->stats.refused_count + buf->stats.big_count;
 	hdr->generation = READ_ONCE(sched_relay.generation);
 	hdr->reserved = 0;
 	/* the event being reserved (the write path has not counted it yet) */
@@ -985,7 +985,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 			continue;
 		rbuf = *per_cpu_ptr(sched_relay.chan->buf, cpu);
 		len += sysfs_emit_at(buf, len, "%u %llu %llu %zu %zu %zu\n",
-				     cpu, st.record_count, st.full_count + st.big_count,
+				     cpu, st.record_count, st.refused_count + st.big_count,
 				     READ_ONCE(rbuf->subbufs_produced),
 				     READ_ONCE(rbuf->subbufs_consumed),
 				     sched_relay_fill_bytes(rbuf));
