@@ -2,9 +2,10 @@
 /*
  * relay_sysfs.c - relay channel buffers as sysfs files, from user space
  *
- * Pins what a reader of /sys/.../<attr><cpu> relies on (the kernel series
+ * Pins what a reader of /sys/.../<attr>/cpu<N> relies on (the kernel series
  * in patches/, driven by tests/modules/relay_test.ko):
- *  - one file per CPU buffer, mode of the attribute, size of the buffer;
+ *  - a directory per channel, named after the attribute, with one file
+ *    per CPU buffer in it, mode of the attribute, size of the buffer;
  *  - read() returns one CPU's records in order, byte for byte, across
  *    sub-buffer boundaries with the padding skipped, at most a page a call;
  *  - mmap() of the whole buffer shows the records in place, on every CPU;
@@ -37,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -113,7 +115,7 @@ static bool put_glob(unsigned int cpu, unsigned long count, unsigned int size)
 
 static void buf_path(char *path, size_t len, unsigned int cpu)
 {
-	snprintf(path, len, CTL_DIR "/cpu%u", cpu);
+	snprintf(path, len, BUF_DIR "/cpu%u", cpu);
 }
 
 static int open_buf(unsigned int cpu, int flags)
@@ -198,10 +200,36 @@ static unsigned int ncpus;
 
 static void test_files(void)
 {
-	unsigned int i;
+	unsigned int i, nfiles = 0;
+	struct stat dst;
+	struct dirent *e;
+	DIR *d;
 
 	if (!fresh(4096, 4, 0))
 		return;
+	/* the channel's own directory, holding its cpuN files and no more */
+	if (check(stat(BUF_DIR, &dst) == 0)) {
+		check(S_ISDIR(dst.st_mode));
+		check_int(dst.st_mode & 0777, ==, 0755);
+	}
+	d = opendir(BUF_DIR);
+	if (check(d != NULL)) {
+		while ((e = readdir(d))) {
+			unsigned int c;
+			int used = 0;
+
+			if (e->d_name[0] == '.')
+				continue;
+			if (!check(sscanf(e->d_name, "cpu%u%n", &c, &used) == 1 &&
+				   !e->d_name[used]))
+				test_msg("unexpected %s in " BUF_DIR, e->d_name);
+			nfiles++;
+		}
+		closedir(d);
+	}
+	check_uint(nfiles, ==, ncpus);
+	/* nothing of the channel's among the attributes */
+	check(access(CTL_DIR "/cpu0", F_OK) != 0);
 	for (i = 0; i < ncpus; i++) {
 		char path[64];
 		struct stat st;
@@ -983,7 +1011,7 @@ int main(void)
 	}
 	test_msg("%u CPUs online", ncpus);
 
-	TEST(test_files(), "each online CPU has a file cpuN, mode 0600, size of the buffer");
+	TEST(test_files(), "the channel's directory buffers/ holds a file cpuN per online CPU, mode 0600, size of the buffer");
 	TEST(test_read_padding(), "read() returns one CPU's records in order across sub-buffers, padding skipped");
 	TEST(test_read_page(), "read() returns at most a page per call and the same stream");
 	TEST(test_mmap_every_cpu(), "mmap() of every CPU's buffer holds its records in place");

@@ -26,6 +26,7 @@
 #include "../modules/relay_test.h"
 
 #define CTL_DIR		"/sys/kernel/relay_test"
+#define BUF_DIR		CTL_DIR "/buffers"	/* the channel's cpuN files */
 #define PAGE		4096U
 #define MAX_CPUS	64
 

@@ -10,7 +10,8 @@
  * (relay_test.h) on the CPU it is told to and reports relay's counters.
  *
  * /sys/kernel/relay_test/
- *	cpu0..cpuN	the sysfs relay channel (0600)
+ *	buffers/cpu0..cpuN
+ *			the sysfs relay channel (0600)
  *	geometry	"SUBBUF_SIZE N_SUBBUFS MODE" (0644); writing re-creates
  *			the channel.  MODE 0: relay's default (no-overwrite,
  *			no callback), 1: overwrite (subbuf_start callback
@@ -104,7 +105,7 @@ static enum relay_test_mode relay_test_mode;
 static atomic_long_t relay_test_calls;
 static atomic_long_t relay_test_bad_private;
 
-static struct relay_attribute relay_test_attr = __ATTR_RELAY(cpu, 0600, 4096, 4, NULL);
+static struct relay_attribute relay_test_attr = __ATTR_RELAY(buffers, 0600, 4096, 4, NULL);
 
 static void relay_test_check_private(struct rchan_buf *buf)
 {
@@ -662,8 +663,9 @@ out_free:
 }
 
 /*
- * clash: "CPU" puts a plain attribute named cpu<CPU> into our directory,
- * where that CPU's buffer file would go; "-1" takes it away again.
+ * clash: "CPU" puts a plain attribute named cpu<CPU> into the channel's
+ * directory, where that CPU's buffer file would go; "-1" takes it away
+ * again.  Removing the channel removes it with the directory.
  */
 static struct kobj_attribute relay_test_clash_attr;
 static int relay_test_clash_cpu = -1;
@@ -689,7 +691,8 @@ static void relay_test_unclash(void)
 {
 	if (relay_test_clash_cpu < 0)
 		return;
-	sysfs_remove_file(relay_test_kobj, &relay_test_clash_attr.attr);
+	sysfs_remove_file_from_group(relay_test_kobj, &relay_test_clash_attr.attr,
+				     relay_test_attr.attr.name);
 	kfree(relay_test_clash_attr.attr.name);
 	relay_test_clash_attr.attr.name = NULL;
 	relay_test_clash_cpu = -1;
@@ -708,16 +711,16 @@ static ssize_t clash_store(struct kobject *kobj, struct kobj_attribute *attr,
 	relay_test_unclash();
 	if (cpu >= 0) {
 		ret = -ENOMEM;
-		name = kasprintf(GFP_KERNEL, "%s%d", relay_test_attr.attr.name,
-				 cpu);
+		name = kasprintf(GFP_KERNEL, "cpu%d", cpu);
 		if (!name)
 			goto out;
 		sysfs_attr_init(&relay_test_clash_attr.attr);
 		relay_test_clash_attr.attr.name = name;
 		relay_test_clash_attr.attr.mode = 0444;
 		relay_test_clash_attr.show = relay_test_clash_show;
-		ret = sysfs_create_file(relay_test_kobj,
-					&relay_test_clash_attr.attr);
+		ret = sysfs_add_file_to_group(relay_test_kobj,
+					      &relay_test_clash_attr.attr,
+					      relay_test_attr.attr.name);
 		if (ret) {
 			kfree(name);
 			relay_test_clash_attr.attr.name = NULL;
@@ -742,7 +745,7 @@ enum relay_test_orphan_state { ORPHAN_NONE, ORPHAN_LIVE, ORPHAN_DELETED };
 static struct kobject *relay_test_orphan_kobj;
 static enum relay_test_orphan_state relay_test_orphan_state;
 static struct relay_attribute relay_test_orphan_attr =
-	__ATTR_RELAY(cpu, 0400, 4096, 2, NULL);
+	__ATTR_RELAY(buffers, 0400, 4096, 2, NULL);
 
 static void relay_test_orphan_remove(void)
 {
