@@ -10,7 +10,8 @@
  *    sub-buffer boundaries with the padding skipped, at most a page a call;
  *  - mmap() of the whole buffer shows the records in place, on every CPU;
  *    a wrong length or offset, or a writable mapping, is refused;
- *  - poll() says POLLIN once a sub-buffer is complete and not before;
+ *  - poll() says POLLIN once a sub-buffer is complete and not before, and
+ *    never POLLPRI (the "changed" of attributes) while the file exists;
  *  - no-overwrite mode counts exactly N - K drops for N records into room
  *    for K (refused_count), records larger than a sub-buffer are counted
  *    apart (big_count), full_count means what it means upstream (every
@@ -612,6 +613,36 @@ static void test_overwrite(void)
 	close(fd);
 }
 
+/*
+ * POLLPRI on a buffer file is not the "changed" of an attribute: a reset
+ * or a flush, which wake the buffer's readers, report nothing on an
+ * empty buffer, and a complete sub-buffer reports POLLIN alone.
+ */
+static void test_poll_no_pri(void)
+{
+	struct pollfd pfd = { .events = POLLIN | POLLPRI };
+	unsigned int cpu = cpus[0];
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	pfd.fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	r = ctl("reset", "1\n");
+	check_int(r, ==, 0);
+	r = poll(&pfd, 1, 300);
+	if (!check_int(r, ==, 0))
+		test_msg("revents %#x after a reset", pfd.revents);
+	/* 64 records of 64 bytes fill sub-buffer 0; the 65th completes it */
+	if (put(cpu, 65, 64, "write")) {
+		r = poll(&pfd, 1, 5000);
+		check_int(r, ==, 1);
+		check_int(pfd.revents, ==, POLLIN);
+	}
+	close(pfd.fd);
+}
+
 static void test_reset(void)
 {
 	static uint8_t data[8192];
@@ -1027,6 +1058,7 @@ int main(void)
 	TEST(test_consume_by_write(), "writing N to the file hands sub-buffers back; bad N is EINVAL");
 	TEST(test_overwrite(), "overwrite mode drops nothing, full_count counts overwrites, read() resumes at the oldest intact data");
 	TEST(test_reset(), "relay_reset() empties buffers, zeroes counters, restarts sequences");
+	TEST(test_poll_no_pri(), "poll() on a buffer: no POLLPRI for a reset, POLLIN alone for a sub-buffer");
 	TEST(test_remove_open(), "after removal an open file gets ENODEV from read/write and POLLERR");
 	TEST(test_remove_mapped(), "after removal touching a mapping gets SIGBUS");
 	TEST(test_remove_wakes_pollers(), "removal wakes pollers blocked in poll() and epoll_wait() with POLLERR");
