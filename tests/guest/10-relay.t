@@ -12,7 +12,7 @@ dir=/sys/kernel/relay_test
 
 t_ok "relay_test.ko loads" insmod /lib/modules/relay_test.ko
 t_eq "one buffer file per online CPU" \
-	"$(grep -c ^processor /proc/cpuinfo)" "$(ls $dir | grep -c '^cpu[0-9]*$')"
+	"$(grep -c ^processor /proc/cpuinfo)" "$(ls $dir/buffers | grep -c '^cpu[0-9]*$')"
 
 /tests/bin/relay_sysfs
 t_ok "relay_sysfs passed" [ $? -eq 0 ]
