@@ -19,8 +19,9 @@ BUILD := $(TOP)/build
 # build/kernel-$(KVER); the guest's programs do not depend on it.
 KVER ?= 6.1
 KVERS := 6.1 6.12
-ifeq ($(filter $(KVER),$(KVERS)),)
-$(error KVER=$(KVER): the kernels are $(KVERS))
+# Exactly one word, and one of KVERS: `filter` alone would take "6.1 6.12".
+ifneq ($(words $(KVER))$(filter $(KVER),$(KVERS)),1$(strip $(KVER)))
+$(error KVER='$(KVER)': give one of the kernels $(KVERS))
 endif
 export KVER
 KBUILD := $(BUILD)/kernel-$(KVER)
@@ -68,18 +69,22 @@ help:
 	@echo "                   and on the debug kernel); make test-6.12: those on 6.12, not in CI"
 	@echo "make deps          install the Debian packages the project needs (idempotent)"
 	@echo "make kernel        unpack linux-source-\$$KVER into build/kernel-\$$KVER/linux, apply"
-	@echo "                   patches/\$$KVER/series (one commit per patch), configure, build bzImage"
-	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...) in obj-debug"
-	@echo "make modules       build tracepoints-demo/ and tests/modules/ against the kernel"
-	@echo "make initramfs     build build/initramfs.cpio.gz (busybox, our programs, modules)"
-	@echo "make initramfs-debug  the same with the modules built for the debug kernel"
+	@echo "                   patches/\$$KVER/series (one commit per patch), configure, and build"
+	@echo "                   build/kernel-\$$KVER/obj/arch/x86/boot/bzImage"
+	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...)"
+	@echo "                   in build/kernel-\$$KVER/obj-debug"
+	@echo "make modules       build tracepoints-demo/, tests/modules/ and bench/ against the"
+	@echo "                   kernel, in build/kernel-\$$KVER/modules"
+	@echo "make initramfs     build build/kernel-\$$KVER/initramfs.cpio.gz (busybox, the"
+	@echo "                   programs of build/guest, the modules)"
+	@echo "make initramfs-debug  the same with the modules built for the debug kernel:"
+	@echo "                   build/kernel-\$$KVER/initramfs-debug.cpio.gz"
 	@echo "make bench         one guest boot: write path, context-switch storm and reader cost"
 	@echo "                   against ftrace; table and build/bench/results.json"
 	@echo "make bench-host    relaytop's drain path on a fake channel: CPU ns per event (host)"
-	@echo "make check-patches checkpatch.pl --strict on every patch of the series"
-	@echo "make clean         remove build output but keep the kernel tree; distclean: all"
+	@echo "make check-patches checkpatch.pl --strict on every patch of patches/\$$KVER/series"
+	@echo "make clean         remove build output but keep the kernel trees; distclean: all"
 	@echo "KVER=6.12          any of these against linux-source-6.12 (default KVER=6.1)"
-
 deps:
 	@scripts/install-deps
 

@@ -46,7 +46,8 @@ cpus=$(i=0; while [ $i -lt "$ncpus" ]; do echo $i; i=$((i + 1)); done)
 
 emit() { echo "$*" >> "$raw"; echo "# $*"; }
 fail() { echo "# FAILED: $*"; exit 1; }
-sum_col() { awk -v c="$1" 'NR > 1 { s += $c } END { print s + 0 }' $D/stats; }
+# sum_stat NAME: the sum over the CPUs of the array in stats/NAME
+sum_stat() { awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }' $D/stats/$1; }
 
 # frozen "PIDS" CMD...: run CMD (attaching or detaching tracepoint probes)
 # with the readers PIDS stopped.  The kernel patches the tracepoint call
@@ -179,7 +180,7 @@ recorded() {
 	lg=$(loadgen -q "$@" | tail -n 1)
 	frozen $rt disable_relay
 	noise=$(self_noise $rt)
-	produced=$(sum_col 2) kdropped=$(sum_col 3)
+	produced=$(sum_stat produced) kdropped=$(sum_stat dropped)
 	# it reads what is left, then ends
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
@@ -260,7 +261,7 @@ reader() {
 	relaytop) cputime relaytop --record /dev/null --no-ui -t $((READER_SECS + 2)) \
 			> /tmp/reader.out 2> /tmp/reader.err & ;;
 	read) cputime read_reader $((READER_SECS + 2)) \
-			$(for c in $cpus; do echo $D/cpu$c; done) \
+			$(for c in $cpus; do echo $D/buffers/cpu$c; done) \
 			> /dev/null 2> /tmp/reader.err & ;;
 	esac
 	pid=$!
@@ -268,7 +269,7 @@ reader() {
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
 	frozen "$(pgrep -x relaytop; pgrep -x read_reader)" disable_relay
 	wait $pid || fail "$1 reader: $(cat /tmp/reader.err)"
-	emit "reader kind=$1 round=$2 produced=$(sum_col 2) kernel_dropped=$(sum_col 3)" \
+	emit "reader kind=$1 round=$2 produced=$(sum_stat produced) kernel_dropped=$(sum_stat dropped)" \
 		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err)" \
 		"lost=$(awk '$1 == "all" && NF == 4 { print $4 }' /tmp/reader.out 2>/dev/null)"
 }

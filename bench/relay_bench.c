@@ -10,8 +10,9 @@
  *                size, wrapping at its end: the floor, what any buffer
  *                costs at the least (the compiler inlines the copy of a
  *                known size)
- *   memcpy_call  the same through the kernel's memcpy() with a length
- *                known only at run time, as relay_write() copies
+ *   memcpy_call  the same through a direct call of the kernel's memcpy(),
+ *                with a length known only at run time, as relay_write()
+ *                copies (not an indirect call: nothing here measures one)
  *   clock        ktime_get_mono_fast_ns(), the producer's time stamp
  *   clock_copy   the producer's floor: a time stamp into the record, then
  *                the record copied as memcpy does (what any tracer that
@@ -44,7 +45,6 @@
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/static_call_types.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
@@ -227,15 +227,21 @@ static noinline int bench_ring_buffer(const struct sched_relay_record *rec,
 /*
  * The kernel does not export its sched tracepoints to modules, so the
  * benchmark cannot call trace_sched_wakeup().  It finds the tracepoint by
- * name, as sched_relay does, and fires it the way trace_sched_wakeup()
- * does (__DO_TRACE in include/linux/tracepoint.h): skip it while its key
- * is off, else call the static call's current target - the one probe, or
- * the iterator over several - with the first probe's data.  The call is
- * indirect where the kernel's own is patched to a direct one, so the
- * figure is an upper bound on what the scheduler pays, by one indirect
- * call (measured beside it as memcpy_call vs memcpy).
+ * name, as sched_relay does, and fires it through the tracepoint's
+ * iterator, __traceiter_sched_wakeup(), which calls every attached probe
+ * with its data: skip it while the key is off, else call tp->iterator
+ * with the type it is defined with (int (void *, proto) in
+ * include/linux/tracepoint.h), so that kCFI finds the type it expects.
+ * trace_sched_wakeup() itself goes through a static call that the kernel
+ * patches to the one probe when there is one; here there is one more
+ * call, through a pointer, and a loop over the probes.  So the figure is
+ * an upper bound on what the scheduler pays.  (memcpy_call is no
+ * measure of that call: it is a direct call of memcpy().)
  */
 static struct tracepoint *bench_wakeup_tp;
+
+/* The iterator's own type: DEFINE_TRACE_FN() in include/linux/tracepoint.h. */
+typedef int (*bench_wakeup_iter_t)(void *data, struct task_struct *p);
 
 static void __init bench_find_tracepoint(struct tracepoint *tp, void *priv)
 {
@@ -246,17 +252,12 @@ static void __init bench_find_tracepoint(struct tracepoint *tp, void *priv)
 static __always_inline void bench_fire_wakeup(struct tracepoint *tp,
 					      struct task_struct *p)
 {
-	struct tracepoint_func *funcs;
-	void (*func)(void *data, struct task_struct *p);
+	bench_wakeup_iter_t iter = tp->iterator;
 
 	if (!static_key_enabled(&tp->key))
 		return;
-	funcs = rcu_dereference_raw(tp->funcs);
-	if (!funcs)
-		return;
-	func = tp->static_call_key ? READ_ONCE(tp->static_call_key->func) :
-				     tp->iterator;
-	func(funcs->data, p);
+	/* as __DO_TRACE(): the iterator takes each probe's data itself */
+	iter(NULL, p);
 }
 
 static noinline void bench_tracepoint(unsigned int n)

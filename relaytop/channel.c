@@ -172,7 +172,9 @@ int channel_open(struct channel *ch, const char *dir,
 	int ret;
 
 	memset(ch, 0, sizeof(*ch));
-	ch->dir = xstrdup(dir);
+	/* the channel's buffers are in their own directory, buffers/ */
+	ch->dir = xmalloc(strlen(dir) + sizeof("/" CHANNEL_BUFFERS_DIR));
+	sprintf(ch->dir, "%s/" CHANNEL_BUFFERS_DIR, dir);
 	ch->geom = *geom;
 	if (subbuf_geometry_check(geom)) {
 		snprintf(err, errlen, "%s: unusable geometry %" PRIu32 " x %"

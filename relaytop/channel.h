@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * channel.h - a sysfs relay channel's per-CPU buffer files: finding them,
+ * channel.h - a sysfs relay channel's per-CPU buffer files (buffers/cpuN
+ * in the channel's directory): finding them,
  * mapping them read-only, handing consumed sub-buffers back, and surviving
  * their removal.
  *
@@ -26,6 +27,9 @@
 
 #include "subbuf.h"
 
+/* The directory of the buffer files cpuN inside the channel's directory. */
+#define CHANNEL_BUFFERS_DIR	"buffers"
+
 struct channel_cpu {
 	unsigned int cpu;
 	int fd;
@@ -39,7 +43,7 @@ struct channel_cpu {
 };
 
 struct channel {
-	char *dir;
+	char *dir;		/* the buffers' directory, <channel>/buffers */
 	struct subbuf_geometry geom;
 	unsigned int n;		/* buffers (entries in cpus[]) */
 	struct channel_cpu *cpus;	/* in CPU order */

@@ -231,53 +231,64 @@ int control_set_enabled(struct control *c, bool on)
 	return control_write(c, "enabled", on ? "1\n" : "0\n");
 }
 
-int control_parse_stats(const char *text, struct control_cpu_stats *out,
-			unsigned int max)
+int control_parse_array(const char *text, uint64_t *v, unsigned int max)
 {
-	const char *line = strchr(text, '\n');
+	const char *p = text;
 	unsigned int n = 0;
 
-	if (!line || strncmp(text, "cpu ", 4))
-		return -EINVAL;		/* no header line */
-	line++;
-	while (*line) {
-		struct control_cpu_stats s;
-		unsigned long long v[6];
+	while (*p != '\n') {
+		unsigned long long x;
 		int used = 0;
 
-		if (sscanf(line, "%llu %llu %llu %llu %llu %llu%n", &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &used) != 6 ||
-		    (line[used] != '\n' && line[used] != '\0') ||
-		    line[0] < '0' || line[0] > '9' || v[0] > UINT32_MAX)
+		if ((n && *p++ != ' ') || *p < '0' || *p > '9' ||
+		    sscanf(p, "%llu%n", &x, &used) != 1 ||
+		    (p[used] != ' ' && p[used] != '\n'))
 			return -EINVAL;
-		s = (struct control_cpu_stats) {
-			.cpu = (unsigned int)v[0], .produced = v[1],
-			.dropped = v[2], .subbufs_produced = v[3],
-			.subbufs_consumed = v[4], .fill_bytes = v[5],
-		};
 		if (n < max)
-			out[n] = s;
+			v[n] = x;
 		n++;
-		line += used;
-		if (*line == '\n')
-			line++;
+		p += used;
 	}
+	if (p[1] != '\0')
+		return -EINVAL;		/* one line only */
 	return (int)(n < max ? n : max);
 }
+
+/* The producer's stats/ files, in the order of control_cpu_stats. */
+static const char *const stats_files[] = {
+	"stats/produced", "stats/dropped", "stats/subbufs_produced",
+	"stats/subbufs_consumed", "stats/fill_bytes",
+};
 
 int control_read_stats(struct control *c, struct control_cpu_stats *out,
 		       unsigned int max)
 {
-	/* one line per CPU: a large page's worth covers thousands */
+	/* 21 bytes a CPU at most: a large page's worth covers thousands */
 	static const size_t size = 1 << 16;
 	char *text = xmalloc(size);
-	ssize_t n = read_text_at(c->dirfd, "stats", text, size);
-	int ret;
+	uint64_t *v = xmalloc(5 * (size_t)(max ? max : 1) * sizeof(*v));
+	int ret = 0, nr = -1;
 
-	if (n < 0)
-		ret = (int)n;
-	else
-		ret = control_parse_stats(text, out, max);
+	for (unsigned int f = 0; f < 5; f++) {
+		ssize_t n = read_text_at(c->dirfd, stats_files[f], text, size);
+
+		ret = n < 0 ? (int)n : control_parse_array(text, v + f * max, max);
+		if (ret < 0)
+			break;
+		if (nr >= 0 && ret != nr) {
+			ret = -EINVAL;	/* arrays of different lengths */
+			break;
+		}
+		nr = ret;
+	}
+	for (int i = 0; ret >= 0 && i < nr; i++)
+		out[i] = (struct control_cpu_stats) {
+			.cpu = (unsigned int)i, .produced = v[i],
+			.dropped = v[max + i], .subbufs_produced = v[2 * max + i],
+			.subbufs_consumed = v[3 * max + i],
+			.fill_bytes = v[4 * max + i],
+		};
+	free(v);
 	free(text);
 	return ret;
 }

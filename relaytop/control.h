@@ -43,7 +43,7 @@ struct control {
 	int fd[CTL_NR];		/* open for poll(), or -1 */
 };
 
-/* One CPU's line of the producer's stats file. */
+/* One CPU's counters, from the producer's stats/ files. */
 struct control_cpu_stats {
 	unsigned int cpu;
 	uint64_t produced;
@@ -89,13 +89,15 @@ int control_set_overwrite(struct control *c, bool on);
 int control_set_enabled(struct control *c, bool on);
 
 /*
- * Parse the producer's stats file into out[] (at most max lines).  Returns
- * the number of CPUs, or -ENOENT when the channel has no stats file, or
- * -EINVAL when it is not in the expected format.
+ * Read the producer's stats/ directory into out[] (at most max CPUs): one
+ * file per counter, each an array "V0 V1 ... Vn\n" in which value N is
+ * CPU N's.  Returns the number of CPUs, or -ENOENT when the channel has no
+ * stats/, or -EINVAL when a file is not such an array or the arrays
+ * differ in length.
  */
 int control_read_stats(struct control *c, struct control_cpu_stats *out,
 		       unsigned int max);
-int control_parse_stats(const char *text, struct control_cpu_stats *out,
-			unsigned int max);
+/* One such array into v[] (at most max values): how many, or -EINVAL. */
+int control_parse_array(const char *text, uint64_t *v, unsigned int max);
 
 #endif /* RELAYTOP_CONTROL_H */

@@ -11,9 +11,11 @@
  * it, in one directory:
  *
  *   /sys/kernel/sched_relay/
- *     cpu0 .. cpuN  relay buffers (0600): read() consumes, mmap() maps all
- *                   of the buffer, poll() waits for a whole sub-buffer,
- *                   write("N") hands N sub-buffers back after mmap reading
+ *     buffers/      the relay channel (a sysfs relay attribute), one file
+ *       cpu0 .. cpuN  per CPU buffer (0600): read() consumes, mmap() maps
+ *                   all of the buffer, poll() waits for a whole
+ *                   sub-buffer, write("N") hands N sub-buffers back after
+ *                   mmap reading
  *     enabled       0|1
  *     events        which event types are recorded
  *     overwrite     0: drop new events when full (counted), 1: flight recorder
@@ -21,7 +23,13 @@
  *     n_subbufs     sub-buffers per CPU (a write re-creates the channel)
  *     reset         write 1: empty every buffer and zero the counters
  *     generation    bumped by every configuration change and reset
- *     stats         per-CPU produced/dropped/sub-buffers/fill
+ *     stats/        one file per counter, each an array over the CPUs
+ *                   (value N is CPU N's): produced, dropped,
+ *                   subbufs_produced, subbufs_consumed, fill_bytes
+ *
+ * The buffers, the attributes and stats/ exist before the KOBJ_ADD uevent
+ * of the kobject.  A geometry change re-creates buffers/ later; readers
+ * learn of it from 'generation', which is notified.
  *
  * Buffer layout (include/uapi/sched_relay.h is the one definition):
  *
@@ -44,7 +52,7 @@
  * seqlock: seq is SCHED_RELAY_SEQ_BUSY while the rest is written and is
  * published last, with release semantics.  In no-overwrite mode the
  * callback refuses a full buffer without touching it, and relay counts the
- * event as dropped (stats.full_count); in overwrite mode it always accepts and
+ * event as dropped (stats.refused_count); in overwrite mode it always accepts and
  * readers notice overwritten sub-buffers by their changed seq.
  *
  * Every event a probe sees while there is a channel gets the next number
@@ -143,7 +151,7 @@ static struct {
 static struct {
 	struct mutex lock;		/* serializes configuration changes */
 	struct kobject *kobj;		/* /sys/kernel/sched_relay */
-	struct relay_attribute rattr;	/* the cpuN buffer files */
+	struct relay_attribute rattr;	/* buffers/cpuN */
 	struct rchan *chan;		/* the channel that exists, or NULL */
 	bool enabled;
 	unsigned int events;		/* SCHED_RELAY_* bits */
@@ -202,7 +210,7 @@ static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 	hdr->cpu = buf->cpu;
 	hdr->record_size = SCHED_RELAY_REC_SIZE;
 	hdr->first_ts = 0;
-	hdr->dropped = buf->stats.full_count + buf->stats.big_count;
+	hdr->dropped = buf->stats.refused_count + buf->stats.big_count;
 	hdr->generation = READ_ONCE(sched_relay.generation);
 	hdr->reserved = 0;
 	/* the event being reserved (the write path has not counted it yet) */
@@ -518,6 +526,8 @@ static void sched_relay_bump_generation(void)
 {
 	WRITE_ONCE(sched_relay.generation, sched_relay.generation + 1);
 }
+
+static void sched_relay_notify_stats(void);
 
 /* Wake pollers of @name (if any) and of 'generation'. */
 static void sched_relay_notify(const char *name)
@@ -932,7 +942,8 @@ static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 	mutex_lock(&sched_relay.lock);
 	if (sched_relay.chan) {
 		sched_relay_reset_channel();
-		sched_relay_notify("stats");
+		sched_relay_notify_stats();
+		sched_relay_notify(NULL);
 	} else {
 		err = -ENODEV;
 	}
@@ -966,32 +977,116 @@ static size_t sched_relay_fill_bytes(struct rchan_buf *buf)
 	return fill - min(fill, READ_ONCE(buf->bytes_consumed));
 }
 
-static const char sched_relay_stats_header[] =
-	"cpu produced dropped subbufs_produced subbufs_consumed fill_bytes";
+/* --- stats/: one file per counter, an array over the CPUs --- */
 
-static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
+enum sched_relay_counter {
+	SCHED_RELAY_PRODUCED,		/* events that entered the buffer */
+	SCHED_RELAY_DROPPED,		/* events lost: buffer full, too big */
+	SCHED_RELAY_SUBBUFS_PRODUCED,	/* relay's subbufs_produced */
+	SCHED_RELAY_SUBBUFS_CONSUMED,	/* relay's subbufs_consumed */
+	SCHED_RELAY_FILL_BYTES,		/* bytes not consumed yet */
+};
+
+struct sched_relay_stat_attribute {
+	struct kobj_attribute attr;
+	enum sched_relay_counter counter;
+};
+
+/* One CPU's @counter, 0 if it has no buffer; under sched_relay.lock. */
+static u64 sched_relay_counter(unsigned int cpu,
+			       enum sched_relay_counter counter)
 {
 	struct rchan_buf_stats st;
 	struct rchan_buf *rbuf;
-	unsigned int cpu;
-	int len;
 
-	len = sysfs_emit(buf, "%s\n", sched_relay_stats_header);
-	mutex_lock(&sched_relay.lock);
-	for_each_possible_cpu(cpu) {
-		if (!sched_relay.chan ||
-		    relay_buf_stats(sched_relay.chan, cpu, &st))
-			continue;
-		rbuf = *per_cpu_ptr(sched_relay.chan->buf, cpu);
-		len += sysfs_emit_at(buf, len, "%u %llu %llu %zu %zu %zu\n",
-				     cpu, st.record_count, st.full_count + st.big_count,
-				     READ_ONCE(rbuf->subbufs_produced),
-				     READ_ONCE(rbuf->subbufs_consumed),
-				     sched_relay_fill_bytes(rbuf));
+	if (!cpu_possible(cpu) || relay_buf_stats(sched_relay.chan, cpu, &st))
+		return 0;
+	rbuf = *per_cpu_ptr(sched_relay.chan->buf, cpu);
+	switch (counter) {
+	case SCHED_RELAY_PRODUCED:
+		return st.record_count;
+	case SCHED_RELAY_DROPPED:
+		return st.refused_count + st.big_count;
+	case SCHED_RELAY_SUBBUFS_PRODUCED:
+		return READ_ONCE(rbuf->subbufs_produced);
+	case SCHED_RELAY_SUBBUFS_CONSUMED:
+		return READ_ONCE(rbuf->subbufs_consumed);
+	case SCHED_RELAY_FILL_BYTES:
+		return sched_relay_fill_bytes(rbuf);
 	}
+	return 0;
+}
+
+/*
+ * "V0 V1 ... Vn\n": value N is CPU N's, for every CPU number below
+ * nr_cpu_ids (0 for one that is not possible or has no buffer).  An
+ * array that does not fit in the page is -EOVERFLOW, never cut short.
+ */
+static ssize_t sched_relay_stat_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	struct sched_relay_stat_attribute *sa =
+		container_of(attr, struct sched_relay_stat_attribute, attr);
+	char val[24];
+	unsigned int cpu;
+	size_t len = 0;
+	ssize_t ret;
+	int n;
+
+	mutex_lock(&sched_relay.lock);
+	ret = -ENODEV;
+	if (!sched_relay.chan)
+		goto out;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		n = scnprintf(val, sizeof(val), "%s%llu", cpu ? " " : "",
+			      sched_relay_counter(cpu, sa->counter));
+		ret = -EOVERFLOW;
+		if (len + n + 1 >= PAGE_SIZE)	/* and the newline, and NUL */
+			goto out;
+		memcpy(buf + len, val, n);
+		len += n;
+	}
+	buf[len++] = '\n';
+	ret = len;
+out:
 	mutex_unlock(&sched_relay.lock);
-	return len;
+	return ret;
+}
+
+#define SCHED_RELAY_STAT(_name, _counter)				\
+static struct sched_relay_stat_attribute sched_relay_stat_##_name = {	\
+	.attr = __ATTR(_name, 0444, sched_relay_stat_show, NULL),	\
+	.counter = _counter,						\
+}
+
+SCHED_RELAY_STAT(produced, SCHED_RELAY_PRODUCED);
+SCHED_RELAY_STAT(dropped, SCHED_RELAY_DROPPED);
+SCHED_RELAY_STAT(subbufs_produced, SCHED_RELAY_SUBBUFS_PRODUCED);
+SCHED_RELAY_STAT(subbufs_consumed, SCHED_RELAY_SUBBUFS_CONSUMED);
+SCHED_RELAY_STAT(fill_bytes, SCHED_RELAY_FILL_BYTES);
+
+static struct attribute *sched_relay_stats_attrs[] = {
+	&sched_relay_stat_produced.attr.attr,
+	&sched_relay_stat_dropped.attr.attr,
+	&sched_relay_stat_subbufs_produced.attr.attr,
+	&sched_relay_stat_subbufs_consumed.attr.attr,
+	&sched_relay_stat_fill_bytes.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group sched_relay_stats_group = {
+	.name = "stats",
+	.attrs = sched_relay_stats_attrs,
+};
+
+/* Wake pollers of every stats/ file: the counters changed at once. */
+static void sched_relay_notify_stats(void)
+{
+	int i;
+
+	for (i = 0; sched_relay_stats_attrs[i]; i++)
+		sysfs_notify(sched_relay.kobj, "stats",
+			     sched_relay_stats_attrs[i]->name);
 }
 
 static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
@@ -1001,7 +1096,6 @@ static struct kobj_attribute subbuf_size_attr = __ATTR_RW(subbuf_size);
 static struct kobj_attribute n_subbufs_attr = __ATTR_RW(n_subbufs);
 static struct kobj_attribute reset_attr = __ATTR_WO(reset);
 static struct kobj_attribute generation_attr = __ATTR_RO(generation);
-static struct kobj_attribute stats_attr = __ATTR_RO(stats);
 
 static struct attribute *sched_relay_attrs[] = {
 	&enabled_attr.attr,
@@ -1011,12 +1105,17 @@ static struct attribute *sched_relay_attrs[] = {
 	&n_subbufs_attr.attr,
 	&reset_attr.attr,
 	&generation_attr.attr,
-	&stats_attr.attr,
 	NULL,
 };
 
 static const struct attribute_group sched_relay_group = {
 	.attrs = sched_relay_attrs,
+};
+
+static const struct attribute_group *sched_relay_groups[] = {
+	&sched_relay_group,
+	&sched_relay_stats_group,
+	NULL,
 };
 
 /* --- load and unload --- */
@@ -1041,7 +1140,8 @@ static int __init sched_relay_init(void)
 	sched_relay.events = param_events;
 	sched_relay.overwrite = param_overwrite;
 	sched_relay.generation = 1;
-	sched_relay.rattr.attr.name = "cpu";
+	/* buffers/cpuN: the channel's directory, apart from the attributes */
+	sched_relay.rattr.attr.name = "buffers";
 	sched_relay.rattr.attr.mode = 0600;
 	sched_relay.rattr.subbuf_start = sched_relay_subbuf_start;
 
@@ -1062,9 +1162,11 @@ static int __init sched_relay_init(void)
 	if (err)
 		goto err_destroy_channel;
 
-	err = sysfs_create_group(sched_relay.kobj, &sched_relay_group);
+	err = sysfs_create_groups(sched_relay.kobj, sched_relay_groups);
 	if (err)
 		goto err_detach;
+	/* everything is there: now tell user space */
+	kobject_uevent(sched_relay.kobj, KOBJ_ADD);
 	return 0;
 
 err_detach:
@@ -1084,17 +1186,24 @@ err_destroy_channel:
  * wake pollers of a removed attribute, but once woken their next poll()
  * sees the file gone (POLLERR) and read() fails with ENODEV.
  */
-static void sched_relay_remove_group(void)
+static void sched_relay_remove_groups(void)
 {
-	struct kernfs_node *kn[ARRAY_SIZE(sched_relay_attrs)];
-	int i;
+	struct kernfs_node *kn[ARRAY_SIZE(sched_relay_attrs) +
+			       ARRAY_SIZE(sched_relay_stats_attrs)];
+	struct kernfs_node *stats;
+	int i, n = 0;
 
 	for (i = 0; sched_relay_attrs[i]; i++)
-		kn[i] = sysfs_get_dirent(sched_relay.kobj->sd,
-					 sched_relay_attrs[i]->name);
+		kn[n++] = sysfs_get_dirent(sched_relay.kobj->sd,
+					   sched_relay_attrs[i]->name);
+	stats = sysfs_get_dirent(sched_relay.kobj->sd, "stats");
+	for (i = 0; stats && sched_relay_stats_attrs[i]; i++)
+		kn[n++] = sysfs_get_dirent(stats,
+					   sched_relay_stats_attrs[i]->name);
+	sysfs_put(stats);
 	/* No configuration change runs after this: kernfs drains them. */
-	sysfs_remove_group(sched_relay.kobj, &sched_relay_group);
-	for (i = 0; sched_relay_attrs[i]; i++) {
+	sysfs_remove_groups(sched_relay.kobj, sched_relay_groups);
+	for (i = 0; i < n; i++) {
 		if (!kn[i])
 			continue;
 		sysfs_notify_dirent(kn[i]);
@@ -1104,7 +1213,7 @@ static void sched_relay_remove_group(void)
 
 static void __exit sched_relay_exit(void)
 {
-	sched_relay_remove_group();
+	sched_relay_remove_groups();
 	/* Detaches every probe and waits for those still running. */
 	mutex_lock(&sched_relay.lock);
 	sched_relay_set_mask(0);

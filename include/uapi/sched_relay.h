@@ -3,7 +3,7 @@
  * sched_relay.h - binary format of the sched_relay channel
  *
  * The one definition of what the sched_relay module writes into its relay
- * buffers (/sys/kernel/sched_relay/cpuN) and what readers (relaytop, the
+ * buffers (/sys/kernel/sched_relay/buffers/cpuN) and what readers (relaytop, the
  * tests) parse.  Included by the kernel module and by user space alike, so
  * it uses only the fixed-width __u types of <linux/types.h>.
  *

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 20-sched_relay.t - pins the sched_relay producer as its users meet it:
-# the module loads; /sys/kernel/sched_relay shows a buffer per CPU and the
-# control files; under loadgen it records; `echo 1 > reset` from a shell
+# the module loads; /sys/kernel/sched_relay shows a buffer per CPU in
+# buffers/, the control files, and stats/ with one array over the CPUs per
+# counter; under loadgen it records; `echo 1 > reset` from a shell
 # empties every buffer and bumps generation by one; then the C tests pin
 # the control files and their errnos (sched_relay_control), the records
 # and sub-buffer headers read through read() and mmap() (sched_relay_records),
@@ -29,18 +30,34 @@ run_c() {
 
 # Every column but the first (cpu) of every line but the header is 0.
 stats_all() {
-	awk -v col="$1" -v want="$2" 'NR > 1 && $col != want { bad = 1 } END { exit bad }' $SR/stats
+	_t=$(sr_stats_table $SR) || { echo "stats/ is not five arrays of one length"; return 1; }
+	echo "$_t" | awk -v col="$1" -v want="$2" 'NR > 1 && $col != want { bad = 1 } END { exit bad }'
+}
+
+# stats_arrays: every stats/ file is one line, one value per CPU number.
+stats_arrays() {
+	_n=$(grep -c ^processor /proc/cpuinfo)
+	for _f in $SR/stats/*; do
+		[ "$(wc -l < $_f)" -eq 1 ] && [ "$(awk '{ print NF }' $_f)" -eq $_n ] &&
+			awk '{ for (i = 1; i <= NF; i++) if ($i !~ /^[0-9]+$/) exit 1 }' $_f ||
+			{ echo "$_f: $(cat $_f)"; return 1; }
+	done
 }
 
 dmesg -c > /dev/null
 rmmod sched_relay 2>/dev/null
 t_ok "sched_relay loads" insmod /lib/modules/sched_relay.ko
-t_eq "one buffer file per CPU" "$(grep -c ^processor /proc/cpuinfo)" "$(ls $SR | grep -c '^cpu[0-9][0-9]*$')"
-for f in enabled events overwrite subbuf_size n_subbufs reset generation stats; do
+t_eq "one buffer file per CPU" "$(grep -c ^processor /proc/cpuinfo)" "$(ls $SR/buffers | grep -c '^cpu[0-9][0-9]*$')"
+for f in enabled events overwrite subbuf_size n_subbufs reset generation \
+	stats/produced stats/dropped stats/subbufs_produced stats/subbufs_consumed \
+	stats/fill_bytes; do
 	t_ok "$SR/$f exists" test -e $SR/$f
 done
+t_ok "the buffers are in buffers/, not among the attributes" sh -c "! ls $SR | grep -q '^cpu'"
+t_ok "stats/ holds five files, each an array of one value per CPU" stats_arrays
+t_eq "stats/ holds nothing else" 5 "$(ls $SR/stats | wc -l)"
 t_ok "loadgen runs on every CPU" loadgen -q -t 0.5
-t_ok "events were recorded" sh -c "awk 'NR > 1 { n += \$2 } END { exit !(n > 0) }' $SR/stats"
+t_ok "events were recorded" sh -c ". /tests/lib/tap.sh; sr_stats_table $SR | awk 'NR > 1 { n += \$2 } END { exit !(n > 0) }'"
 echo 0 > $SR/enabled
 gen=$(cat $SR/generation)
 t_ok "echo 1 > reset succeeds" sh -c "echo 1 > $SR/reset"
@@ -48,7 +65,7 @@ t_eq "reset bumps generation by one" "$((gen + 1))" "$(cat $SR/generation)"
 t_ok "reset zeroes produced on every CPU" stats_all 2 0
 t_ok "reset zeroes dropped on every CPU" stats_all 3 0
 t_ok "reset leaves one empty sub-buffer (its header) per CPU" stats_all 6 64
-t_eq "cpu0 reads as a lone 64-byte header" 64 "$(cat $SR/cpu0 | wc -c)"
+t_eq "cpu0 reads as a lone 64-byte header" 64 "$(cat $SR/buffers/cpu0 | wc -c)"
 echo 1 > $SR/enabled
 
 run_c sched_relay_control

@@ -88,7 +88,7 @@ rec=$!
 t_wait 120 grep -q 'recording to' $tmp/record.err
 loadgen -q -r 2000 -t 4 > /dev/null 2>&1
 echo 0 > $dir/enabled	# the counters stand still once this returns
-cp $dir/stats $tmp/stats.txt
+sr_stats_table $dir > $tmp/stats.txt
 kill -TERM $rec		# it reads what was committed, then ends
 wait $rec
 t_eq "relaytop --record, ended by SIGTERM, exits 0" 0 $?
@@ -156,7 +156,7 @@ record_stopped() {
 	kill -CONT $rec
 	wait $load
 	echo 0 > $dir/enabled
-	cp $dir/stats $tmp/stats.txt
+	sr_stats_table $dir > $tmp/stats.txt
 	kill -TERM $rec
 	wait $rec
 }

@@ -40,7 +40,7 @@ loadgen -c 0,1 -r 2000 -t 4 > $tmp/loadgen.txt 2>&1
 t_eq "loadgen runs" 0 $?
 # relaytop has every event: the producer stops, relaytop catches up
 echo 0 > $dir/enabled
-cat $dir/stats > $tmp/stats.txt
+sr_stats_table $dir > $tmp/stats.txt
 t_ok "relaytop read every event" t_wait 60 t_relaytop_has $rt $tmp/relaytop.err $tmp/stats.txt
 kill -TERM $rt
 wait $rt

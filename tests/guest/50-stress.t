@@ -93,12 +93,12 @@ readers() {
 	end=$(($(date +%s) + SECS))
 	while [ "$(date +%s)" -lt $end ]; do
 		# a bounded read(): under load the buffer may never run dry
-		dd if=$D/cpu$((i % 4)) of=/dev/null bs=4096 count=16 2>/dev/null
+		dd if=$D/buffers/cpu$((i % 4)) of=/dev/null bs=4096 count=16 2>/dev/null
 		i=$((i + 1))
 	done
 	kill $lg 2>/dev/null; wait $lg 2>/dev/null
 	echo 0 > $D/enabled	# the counters stand still once this returns
-	cp $D/stats /tmp/stats.txt
+	sr_stats_table $D > /tmp/stats.txt
 	# (relaytop reads what was committed when SIGTERM ends it, below)
 	echo "# scenario readers: $i read() passes over cpu0..cpu3 in ${SECS}s, $(grep -c '^# relaytop ' /tmp/rtb.out) relaytop -b blocks"
 	for p in $r1 $r2; do

@@ -63,7 +63,7 @@ generation() {
 	wait $load
 	echo 0 > $dir/enabled	# the counters stand still once this returns
 	kill -CONT $rec
-	cp $dir/stats $tmp/stats.$1
+	sr_stats_table $dir > $tmp/stats.$1
 	# before the reset that follows: relaytop has read all of it
 	t_wait 120 t_relaytop_has $rec $tmp/record.txt $tmp/stats.$1 ||
 		echo "# relaytop did not read all of generation $1 in 120 s"

@@ -21,10 +21,10 @@ denied() {
 	esac
 }
 
-t_ok "root can read cpu0" sh -c "dd if=$D/cpu0 of=/dev/null bs=4096 count=1 2>/dev/null"
-out=$(as_nobody "cat $D/cpu0 > /dev/null")
+t_ok "root can read cpu0" sh -c "dd if=$D/buffers/cpu0 of=/dev/null bs=4096 count=1 2>/dev/null"
+out=$(as_nobody "cat $D/buffers/cpu0 > /dev/null")
 t_ok "nobody cannot open cpu0 for reading (EACCES)" denied "$out"
-out=$(as_nobody "echo 1 > $D/cpu0")
+out=$(as_nobody "echo 1 > $D/buffers/cpu0")
 t_ok "nobody cannot open cpu0 for writing (EACCES)" denied "$out"
 for f in enabled events overwrite subbuf_size n_subbufs reset; do
 	before=$(cat $D/generation)
@@ -32,6 +32,6 @@ for f in enabled events overwrite subbuf_size n_subbufs reset; do
 	t_ok "nobody cannot write $f (EACCES)" denied "$out"
 	t_eq "the refused write to $f changed nothing" "$before" "$(cat $D/generation)"
 done
-t_ok "nobody can read stats" su nobody -s /bin/sh -c "cat $D/stats > /dev/null"
+t_ok "nobody can read stats" su nobody -s /bin/sh -c "cat $D/stats/produced > /dev/null"
 t_ok "sched_relay unloads" rmmod sched_relay
 t_done

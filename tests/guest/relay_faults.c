@@ -117,7 +117,7 @@ static bool buf_file_exists(unsigned int cpu)
 	char path[64];
 	struct stat st;
 
-	snprintf(path, sizeof(path), CTL_DIR "/cpu%u", cpu);
+	snprintf(path, sizeof(path), BUF_DIR "/cpu%u", cpu);
 	return stat(path, &st) == 0;
 }
 
@@ -164,7 +164,7 @@ static void test_read_fault(void)
 	/* 65 records: sub-buffer 0 (64 records) is ready, one is pending */
 	if (!fresh(4096, 4, 0) || !put(cpu, 65, 64))
 		return;
-	snprintf(path, sizeof(path), CTL_DIR "/cpu%u", cpu);
+	snprintf(path, sizeof(path), BUF_DIR "/cpu%u", cpu);
 	pfd.fd = open(path, O_RDONLY);
 	if (!check_int(pfd.fd, >=, 0))
 		return;
@@ -235,7 +235,7 @@ static void test_reset_storm(void)
 		if (!put(cpus[i], 4, 64) || !check(get_stats("stats", cpus[i], &st)))
 			continue;
 		check_uint(st.events, ==, 4);
-		check_uint(st.full, ==, 0);
+		check_uint(st.refused, ==, 0);
 		check_uint(st.produced, >=, st.consumed);
 	}
 }

@@ -2,16 +2,21 @@
 /*
  * relay_sysfs.c - relay channel buffers as sysfs files, from user space
  *
- * Pins what a reader of /sys/.../<attr><cpu> relies on (the kernel series
+ * Pins what a reader of /sys/.../<attr>/cpu<N> relies on (the kernel series
  * in patches/, driven by tests/modules/relay_test.ko):
- *  - one file per CPU buffer, mode of the attribute, size of the buffer;
+ *  - a directory per channel, named after the attribute, with one file
+ *    per CPU buffer in it, mode of the attribute, size of the buffer;
  *  - read() returns one CPU's records in order, byte for byte, across
  *    sub-buffer boundaries with the padding skipped, at most a page a call;
  *  - mmap() of the whole buffer shows the records in place, on every CPU;
  *    a wrong length or offset, or a writable mapping, is refused;
- *  - poll() says POLLIN once a sub-buffer is complete and not before;
+ *  - poll() says POLLIN once a sub-buffer is complete and not before, and
+ *    never POLLPRI (the "changed" of attributes) while the file exists;
  *  - no-overwrite mode counts exactly N - K drops for N records into room
- *    for K, records larger than a sub-buffer are counted apart, and
+ *    for K (refused_count), records larger than a sub-buffer are counted
+ *    apart (big_count), full_count means what it means upstream (every
+ *    sub-buffer switch that finds the buffer full: flushes and overwrites
+ *    too), relay_stats() counts a global channel's one buffer once, and
  *    writing "N" to the file hands sub-buffers back so records flow again;
  *  - overwrite mode drops nothing and read() resumes at the oldest intact
  *    sub-buffer; relay_reset() empties buffers and counters;
@@ -34,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -58,6 +64,12 @@ static int put_records(unsigned int cpu, unsigned long count,
 		       unsigned int size, const char *method)
 {
 	return ctl("write", "%u %lu %u %s\n", cpu, count, size, method);
+}
+
+static int put_glob_records(unsigned int cpu, unsigned long count,
+			    unsigned int size)
+{
+	return ctl("global_write", "%u %lu %u\n", cpu, count, size);
 }
 
 static int put_dbg_records(unsigned int cpu, unsigned long count,
@@ -92,9 +104,19 @@ static bool put_dbg(unsigned int cpu, unsigned long count, unsigned int size)
 	return check_int(ret, ==, 0);
 }
 
+static bool put_glob(unsigned int cpu, unsigned long count, unsigned int size)
+{
+	int ret = put_glob_records(cpu, count, size);
+
+	if (ret)
+		test_msg("global_write %u %lu %u: %s", cpu, count, size,
+			 strerror(-ret));
+	return check_int(ret, ==, 0);
+}
+
 static void buf_path(char *path, size_t len, unsigned int cpu)
 {
-	snprintf(path, len, CTL_DIR "/cpu%u", cpu);
+	snprintf(path, len, BUF_DIR "/cpu%u", cpu);
 }
 
 static int open_buf(unsigned int cpu, int flags)
@@ -179,10 +201,36 @@ static unsigned int ncpus;
 
 static void test_files(void)
 {
-	unsigned int i;
+	unsigned int i, nfiles = 0;
+	struct stat dst;
+	struct dirent *e;
+	DIR *d;
 
 	if (!fresh(4096, 4, 0))
 		return;
+	/* the channel's own directory, holding its cpuN files and no more */
+	if (check(stat(BUF_DIR, &dst) == 0)) {
+		check(S_ISDIR(dst.st_mode));
+		check_int(dst.st_mode & 0777, ==, 0755);
+	}
+	d = opendir(BUF_DIR);
+	if (check(d != NULL)) {
+		while ((e = readdir(d))) {
+			unsigned int c;
+			int used = 0;
+
+			if (e->d_name[0] == '.')
+				continue;
+			if (!check(sscanf(e->d_name, "cpu%u%n", &c, &used) == 1 &&
+				   !e->d_name[used]))
+				test_msg("unexpected %s in " BUF_DIR, e->d_name);
+			nfiles++;
+		}
+		closedir(d);
+	}
+	check_uint(nfiles, ==, ncpus);
+	/* nothing of the channel's among the attributes */
+	check(access(CTL_DIR "/cpu0", F_OK) != 0);
 	for (i = 0; i < ncpus; i++) {
 		char path[64];
 		struct stat st;
@@ -221,6 +269,7 @@ static void test_read_padding(void)
 		check_uint(st.events, ==, 100);
 		check_uint(st.bytes, ==, 100 * 100);
 		check_uint(st.full, ==, 0);
+		check_uint(st.refused, ==, 0);
 		check_uint(st.big, ==, 0);
 		check_uint(st.produced, ==, 2);
 		check_uint(st.consumed, ==, 2);
@@ -392,16 +441,29 @@ static void exact_drops(int mode, unsigned int size, const char *method)
 	if (check(get_stats("stats", cpu, &st))) {
 		check_uint(st.events, ==, k);
 		check_uint(st.bytes, ==, k * size);
+		check_uint(st.refused, ==, n - k);
+		/* every refused write found the buffer full */
 		check_uint(st.full, ==, n - k);
 		check_uint(st.big, ==, 0);
 	}
 	/* the other CPUs saw nothing */
 	for (i = 0; i < ncpus; i++)
 		if (cpus[i] != cpu && check(get_stats("stats", cpus[i], &st)))
-			check_uint(st.events + st.full + st.big, ==, 0);
+			check_uint(st.events + st.full + st.refused + st.big, ==, 0);
+	/*
+	 * A flush of the full buffer is a switch that finds it full:
+	 * full_count counts it (as upstream's does), refused_count does not,
+	 * as no record was lost.  The other CPUs' buffers are not full.
+	 */
+	if (!check_int(ctl("flush", "1\n"), ==, 0))
+		return;
+	if (check(get_stats("stats", cpu, &st))) {
+		check_uint(st.full, ==, n - k + 1);
+		check_uint(st.refused, ==, n - k);
+	}
 	/* relay_stats() sums the same counters */
 	if (check(get_totals("stats", &full, &big))) {
-		check_uint(full, ==, n - k);
+		check_uint(full, ==, n - k + 1);
 		check_uint(big, ==, 0);
 	}
 }
@@ -453,6 +515,7 @@ static void test_drops_big(void)
 		check_uint(st.events, ==, 3 + 2);
 		check_uint(st.big, ==, 5);
 		check_uint(st.full, ==, 0);
+		check_uint(st.refused, ==, 0);
 	}
 	if (check(get_totals("stats", &full, &big))) {
 		check_uint(big, ==, 5);
@@ -506,6 +569,7 @@ static void test_consume_by_write(void)
 	put(cpu, 200, 64, "write");
 	if (check(get_stats("stats", cpu, &st))) {
 		check_uint(st.events, ==, 256 + 128);
+		check_uint(st.refused, ==, 744 + 72);
 		check_uint(st.full, ==, 744 + 72);
 		check_uint(st.produced, ==, 6);
 	}
@@ -532,7 +596,12 @@ static void test_overwrite(void)
 		return;
 	if (check(get_stats("stats", cpu, &st))) {
 		check_uint(st.events, ==, 1000);
-		check_uint(st.full, ==, 0);
+		check_uint(st.refused, ==, 0);
+		/*
+		 * Upstream's full_count counts the switches that overwrote
+		 * unread data: sub-buffers 4 to 15 of the 15 produced.
+		 */
+		check_uint(st.full, ==, 15 - 3);
 		check_uint(st.produced, ==, 15);
 	}
 	/* 15 sub-buffers done: read resumes at 12 (seq 768) to the end */
@@ -542,6 +611,36 @@ static void test_overwrite(void)
 	n = read_all(fd, data, sizeof(data), 4096, NULL);
 	stream_ok(data, n, cpu, 768, 1000 - 768, 64);
 	close(fd);
+}
+
+/*
+ * POLLPRI on a buffer file is not the "changed" of an attribute: a reset
+ * or a flush, which wake the buffer's readers, report nothing on an
+ * empty buffer, and a complete sub-buffer reports POLLIN alone.
+ */
+static void test_poll_no_pri(void)
+{
+	struct pollfd pfd = { .events = POLLIN | POLLPRI };
+	unsigned int cpu = cpus[0];
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	pfd.fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(pfd.fd, >=, 0))
+		return;
+	r = ctl("reset", "1\n");
+	check_int(r, ==, 0);
+	r = poll(&pfd, 1, 300);
+	if (!check_int(r, ==, 0))
+		test_msg("revents %#x after a reset", pfd.revents);
+	/* 64 records of 64 bytes fill sub-buffer 0; the 65th completes it */
+	if (put(cpu, 65, 64, "write")) {
+		r = poll(&pfd, 1, 5000);
+		check_int(r, ==, 1);
+		check_int(pfd.revents, ==, POLLIN);
+	}
+	close(pfd.fd);
 }
 
 static void test_reset(void)
@@ -566,7 +665,7 @@ static void test_reset(void)
 	check_int(r, ==, 0);
 	for (i = 0; i < ncpus; i++)
 		if (check(get_stats("stats", cpus[i], &st)))
-			check_uint(st.events + st.bytes + st.full + st.big +
+			check_uint(st.events + st.bytes + st.full + st.big + st.refused +
 				   st.produced + st.consumed, ==, 0);
 	r = poll(&pfd, 1, 0);
 	check_int(r, ==, 0);
@@ -896,9 +995,41 @@ static void test_debugfs(void)
 		 * 6 records: room for 58 + 3 * 64 = 250 more.
 		 */
 		check_uint(st.events, ==, 70 + 250);
+		check_uint(st.refused, ==, 1000 - 250);
 		check_uint(st.full, ==, 1000 - 250);
 	}
 	close(pfd.fd);
+}
+
+/*
+ * A global channel (one buffer that every CPU writes to, which relay
+ * keeps in every CPU's slot) has its counters once: per CPU each line
+ * shows the one buffer, and relay_stats() does not add it up once per
+ * CPU.  Room for K records of 64 bytes; 1000 written from two CPUs, then
+ * 3 that are too big.
+ */
+static void test_global_stats(void)
+{
+	unsigned long long k = 4 * (4096 / 64), n = 1000, full, big;
+	unsigned int i, a = cpus[0], b = cpus[ncpus - 1];
+	struct cpu_stats st;
+
+	if (!check_int(ctl("global_reset", "1\n"), ==, 0) ||
+	    !put_glob(a, 600, 64) || !put_glob(b, n - 600, 64) ||
+	    !put_glob(a, 3, 5000))
+		return;
+	for (i = 0; i < ncpus; i++) {
+		if (!check(get_stats("global_stats", cpus[i], &st)))
+			continue;
+		check_uint(st.events, ==, k);
+		check_uint(st.refused, ==, n - k);
+		check_uint(st.full, ==, n - k);
+		check_uint(st.big, ==, 3);
+	}
+	if (check(get_totals("global_stats", &full, &big))) {
+		check_uint(full, ==, n - k);
+		check_uint(big, ==, 3);
+	}
 }
 
 int main(void)
@@ -911,7 +1042,7 @@ int main(void)
 	}
 	test_msg("%u CPUs online", ncpus);
 
-	TEST(test_files(), "each online CPU has a file cpuN, mode 0600, size of the buffer");
+	TEST(test_files(), "the channel's directory buffers/ holds a file cpuN per online CPU, mode 0600, size of the buffer");
 	TEST(test_read_padding(), "read() returns one CPU's records in order across sub-buffers, padding skipped");
 	TEST(test_read_page(), "read() returns at most a page per call and the same stream");
 	TEST(test_mmap_every_cpu(), "mmap() of every CPU's buffer holds its records in place");
@@ -919,20 +1050,22 @@ int main(void)
 	TEST(test_poll_not_before(), "poll() reports nothing before a sub-buffer is complete");
 	TEST(test_poll_wakes(), "poll() wakes with POLLIN when another CPU completes a sub-buffer");
 	TEST(test_epoll_wakes(), "epoll_wait() wakes with EPOLLIN when a sub-buffer completes");
-	TEST(test_drops_default(), "no-overwrite: N records into room for K count exactly N-K full");
+	TEST(test_drops_default(), "no-overwrite: N records into room for K count exactly N-K refused; a flush counts as full");
 	TEST(test_drops_odd_size(), "exact drop count with padding (100-byte records, __relay_write)");
 	TEST(test_drops_reserve(), "exact drop count with relay_reserve()");
 	TEST(test_drops_callback(), "exact drop count through a subbuf_start callback, which finds its attribute");
 	TEST(test_drops_big(), "records larger than a sub-buffer are counted as big, not full");
 	TEST(test_consume_by_write(), "writing N to the file hands sub-buffers back; bad N is EINVAL");
-	TEST(test_overwrite(), "overwrite mode drops nothing and read() resumes at the oldest intact data");
+	TEST(test_overwrite(), "overwrite mode drops nothing, full_count counts overwrites, read() resumes at the oldest intact data");
 	TEST(test_reset(), "relay_reset() empties buffers, zeroes counters, restarts sequences");
+	TEST(test_poll_no_pri(), "poll() on a buffer: no POLLPRI for a reset, POLLIN alone for a sub-buffer");
 	TEST(test_remove_open(), "after removal an open file gets ENODEV from read/write and POLLERR");
 	TEST(test_remove_mapped(), "after removal touching a mapping gets SIGBUS");
 	TEST(test_remove_wakes_pollers(), "removal wakes pollers blocked in poll() and epoll_wait() with POLLERR");
 	TEST(test_remove_under_load(), "removing and re-creating under readers, mappers and pollers is clean");
 	TEST(test_shared_readers(), "readers sharing one buffer get every record exactly once");
 	TEST(test_hotplug(), "a CPU that comes online later gets its file; it stays when the CPU goes");
+	TEST(test_global_stats(), "a global channel's one buffer is counted once, by CPU and by relay_stats()");
 	TEST(test_debugfs(), "a debugfs relay channel still reads and polls as before, and counts drops");
 
 	/* leave the module as it was loaded */

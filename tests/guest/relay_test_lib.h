@@ -26,12 +26,18 @@
 #include "../modules/relay_test.h"
 
 #define CTL_DIR		"/sys/kernel/relay_test"
+#define BUF_DIR		CTL_DIR "/buffers"	/* the channel's cpuN files */
 #define PAGE		4096U
 #define MAX_CPUS	64
 
-/* Counters of one CPU, as the module's stats files print them. */
+/*
+ * Counters of one CPU, as the module's stats files print them: full is
+ * upstream's full_count (sub-buffer switches that found the buffer full,
+ * flushes and overwrites included), refused the records dropped because
+ * a switch was refused, big those larger than a sub-buffer.
+ */
 struct cpu_stats {
-	unsigned long long events, bytes, full, big, produced, consumed;
+	unsigned long long events, bytes, full, big, refused, produced, consumed;
 };
 
 static inline double now(void)
@@ -96,9 +102,10 @@ static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stat
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu", &c,
+		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu %llu", &c,
 			   &st->events, &st->bytes, &st->full, &st->big,
-			   &st->produced, &st->consumed) == 7 && c == cpu) {
+			   &st->refused, &st->produced, &st->consumed) == 8 &&
+		    c == cpu) {
 			found = true;
 			break;
 		}

@@ -126,12 +126,17 @@ static void test_files_and_modes(void)
 		const char *name;
 		mode_t mode;
 	} files[] = {
-		{ "cpu0", 0600 }, { "enabled", 0644 }, { "events", 0644 },
-		{ "overwrite", 0644 }, { "subbuf_size", 0644 },
-		{ "n_subbufs", 0644 }, { "reset", 0200 },
-		{ "generation", 0444 }, { "stats", 0444 },
+		{ "buffers", 040755 }, { "buffers/cpu0", 0100600 },
+		{ "enabled", 0100644 }, { "events", 0100644 },
+		{ "overwrite", 0100644 }, { "subbuf_size", 0100644 },
+		{ "n_subbufs", 0100644 }, { "reset", 0100200 },
+		{ "generation", 0100444 }, { "stats", 040755 },
+		{ "stats/produced", 0100444 }, { "stats/dropped", 0100444 },
+		{ "stats/subbufs_produced", 0100444 },
+		{ "stats/subbufs_consumed", 0100444 },
+		{ "stats/fill_bytes", 0100444 },
 	};
-	char path[128], name[16];
+	char path[128], name[32];
 	struct stat sb;
 	int err;
 
@@ -141,12 +146,13 @@ static void test_files_and_modes(void)
 			test_msg("%s: %s", path, strerror(errno));
 			continue;
 		}
-		if (!check_int(sb.st_mode & 07777, ==, files[i].mode))
+		/* the type too: buffers/ and stats/ are directories */
+		if (!check_int(sb.st_mode & (S_IFMT | 07777), ==, files[i].mode))
 			test_msg("mode of %s", files[i].name);
 		check_int(sb.st_uid, ==, 0);
 	}
 	for (int cpu = 0; cpu < sr_nr_buffers(); cpu++) {
-		snprintf(name, sizeof(name), "cpu%d", cpu);
+		snprintf(name, sizeof(name), "buffers/cpu%d", cpu);
 		err = stat(sr_path(name, path, sizeof(path)), &sb);
 		if (check_int(err, ==, 0))
 			check_int(sb.st_mode & 07777, ==, 0600);
@@ -275,7 +281,7 @@ static void test_read_only_files(void)
 		const char *name;
 		int flags;
 	} refused[] = {
-		{ "generation", O_WRONLY }, { "stats", O_WRONLY }, { "reset", O_RDONLY },
+		{ "generation", O_WRONLY }, { "stats/produced", O_WRONLY }, { "reset", O_RDONLY },
 	};
 	char path[128];
 
@@ -306,7 +312,7 @@ static int as_nobody(void)
 			return 20 + (int)i;
 	if (sr_open_buffer(0, O_RDONLY) != -1 || errno != EACCES)
 		return 30;
-	if (sr_read("stats", buf, sizeof(buf)) <= 0 ||
+	if (sr_read("stats/dropped", buf, sizeof(buf)) <= 0 ||
 	    sr_read("generation", buf, sizeof(buf)) <= 0)
 		return 40;
 	return 0;

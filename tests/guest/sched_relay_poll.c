@@ -112,7 +112,9 @@ static void check_sleeps(const char *file, const char *val, bool write_fails)
 
 static void test_reset_wakes(void)
 {
-	check_wakes("reset", "1", "stats");
+	check_wakes("reset", "1", "stats/produced");
+	check_wakes("reset", "1", "stats/dropped");
+	check_wakes("reset", "1", "stats/fill_bytes");
 }
 
 static void test_enabled_wakes(void)

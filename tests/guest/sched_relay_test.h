@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sched_relay_test.h - what the sched_relay guest tests share: access to
- * /sys/kernel/sched_relay, the stats file, child processes, and the checks
+ * /sys/kernel/sched_relay, the stats/ arrays, child processes, and the checks
  * of sub-buffer headers and records against include/uapi/sched_relay.h.
  *
  * Functions are static inline so that each test program, built from one
@@ -150,56 +150,87 @@ struct sr_stats {
 	uint64_t dropped;
 };
 
-#define SR_STATS_HEADER \
-	"cpu produced dropped subbufs_produced subbufs_consumed fill_bytes\n"
+/*
+ * The files of stats/, in the order of struct sr_cpu_stats's counters:
+ * each holds one line, one value per CPU number (value N is CPU N's).
+ */
+static const char *const sr_stats_files[] = {
+	"stats/produced", "stats/dropped", "stats/subbufs_produced",
+	"stats/subbufs_consumed", "stats/fill_bytes",
+};
 
-/* Parse the stats file; 0, or -1 with a "# " line saying what was wrong. */
+/* Parse one stats/ array into @v; its length, or -1 with a "# " line. */
+static inline int sr_read_array(const char *name, uint64_t *v, int max)
+{
+	char buf[8192], *p, *end;
+	ssize_t n = sr_read(name, buf, sizeof(buf));
+	int nr = 0;
+
+	if (n < 0) {
+		test_msg("cannot read %s: %s", name, strerror((int)-n));
+		return -1;
+	}
+	if (n == 0 || buf[n - 1] != '\n' || memchr(buf, '\n', n) != buf + n - 1) {
+		test_msg("%s is not one line: %.80s", name, buf);
+		return -1;
+	}
+	for (p = buf; *p != '\n'; p = end) {
+		if (nr == max || (nr && *p++ != ' ') || *p < '0' || *p > '9') {
+			test_msg("%s: not an array of numbers: %.80s", name, buf);
+			return -1;
+		}
+		errno = 0;
+		v[nr++] = strtoull(p, &end, 10);
+		if (errno || (*end != ' ' && *end != '\n')) {
+			test_msg("%s: bad value at '%.20s'", name, p);
+			return -1;
+		}
+	}
+	return nr;
+}
+
+/* Read the stats/ arrays; 0, or -1 with a "# " line saying what was wrong. */
 static inline int sr_read_stats(struct sr_stats *st)
 {
-	char buf[8192], *line, *next;
-	ssize_t n = sr_read("stats", buf, sizeof(buf));
+	uint64_t v[5][SR_MAX_CPUS];
+	int i, nr = -1;
 
 	memset(st, 0, sizeof(*st));
-	if (n < 0) {
-		test_msg("cannot read stats: %s", strerror((int)-n));
-		return -1;
-	}
-	if (strncmp(buf, SR_STATS_HEADER, strlen(SR_STATS_HEADER))) {
-		test_msg("stats header line is wrong: %.80s", buf);
-		return -1;
-	}
-	for (line = buf + strlen(SR_STATS_HEADER); *line; line = next) {
-		struct sr_cpu_stats *c = &st->cpu[st->nr];
-		int used = 0;
+	for (i = 0; i < 5; i++) {
+		int n = sr_read_array(sr_stats_files[i], v[i], SR_MAX_CPUS);
 
-		next = strchr(line, '\n');
-		if (!next || st->nr == SR_MAX_CPUS) {
-			test_msg("stats line is not terminated or too many: %.80s", line);
+		if (n < 0)
+			return -1;
+		if (nr >= 0 && n != nr) {
+			test_msg("%s has %d values, %s %d", sr_stats_files[i], n,
+				 sr_stats_files[0], nr);
 			return -1;
 		}
-		*next++ = '\0';
-		if (sscanf(line, "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-			   " %" SCNu64 "%n", &c->cpu, &c->produced, &c->dropped,
-			   &c->subbufs_produced, &c->subbufs_consumed,
-			   &c->fill_bytes, &used) != 6 || line[used]) {
-			test_msg("bad stats line: '%s'", line);
-			return -1;
-		}
+		nr = n;
+	}
+	for (i = 0; i < nr; i++) {
+		struct sr_cpu_stats *c = &st->cpu[i];
+
+		*c = (struct sr_cpu_stats) {
+			.cpu = (unsigned int)i, .produced = v[0][i],
+			.dropped = v[1][i], .subbufs_produced = v[2][i],
+			.subbufs_consumed = v[3][i], .fill_bytes = v[4][i],
+		};
 		st->produced += c->produced;
 		st->dropped += c->dropped;
-		st->nr++;
 	}
+	st->nr = nr;
 	return 0;
 }
 
-/* Number of cpuN buffer files (N = 0, 1, ... without gaps). */
+/* Number of buffers/cpuN files (N = 0, 1, ... without gaps). */
 static inline int sr_nr_buffers(void)
 {
-	char path[128], name[16];
+	char path[128], name[32];
 	int n = 0;
 
 	for (;;) {
-		snprintf(name, sizeof(name), "cpu%d", n);
+		snprintf(name, sizeof(name), "buffers/cpu%d", n);
 		if (access(sr_path(name, path, sizeof(path)), F_OK))
 			return n;
 		n++;
@@ -208,9 +239,9 @@ static inline int sr_nr_buffers(void)
 
 static inline int sr_open_buffer(int cpu, int flags)
 {
-	char path[128], name[16];
+	char path[128], name[32];
 
-	snprintf(name, sizeof(name), "cpu%d", cpu);
+	snprintf(name, sizeof(name), "buffers/cpu%d", cpu);
 	return open(sr_path(name, path, sizeof(path)), flags);
 }
 

@@ -55,6 +55,26 @@ t_wait() {
 	done
 }
 
+# sr_stats_table DIR: sched_relay's stats/ files (one array over the CPUs
+# each, value N is CPU N's) as one table, a header, then a line per CPU:
+#   cpu produced dropped subbufs_produced subbufs_consumed fill_bytes
+# Fails if a file is missing or the arrays differ in length.
+sr_stats_table() {
+	_s=$1/stats
+	echo "cpu produced dropped subbufs_produced subbufs_consumed fill_bytes"
+	awk 'FNR == 1 { f++; if (f > 1 && NF != n) bad = 1; n = NF }
+		{ for (i = 1; i <= NF; i++) v[f, i] = $i }
+		END {
+			if (bad || f != 5) exit 1
+			for (i = 1; i <= n; i++) {
+				line = i - 1
+				for (j = 1; j <= f; j++) line = line " " v[j, i]
+				print line
+			}
+		}' $_s/produced $_s/dropped $_s/subbufs_produced \
+		$_s/subbufs_consumed $_s/fill_bytes
+}
+
 # t_lines_at_least N FILE PATTERN: FILE has at least N lines matching PATTERN.
 t_lines_at_least() {
 	[ "$(grep -c -e "$3" "$2" 2>/dev/null)" -ge "$1" ]

@@ -10,7 +10,8 @@
  * (relay_test.h) on the CPU it is told to and reports relay's counters.
  *
  * /sys/kernel/relay_test/
- *	cpu0..cpuN	the sysfs relay channel (0600)
+ *	buffers/cpu0..cpuN
+ *			the sysfs relay channel (0600)
  *	geometry	"SUBBUF_SIZE N_SUBBUFS MODE" (0644); writing re-creates
  *			the channel.  MODE 0: relay's default (no-overwrite,
  *			no callback), 1: overwrite (subbuf_start callback
@@ -23,12 +24,17 @@
  *			__relay_write() or relay_reserve()
  *	reset, flush	write 1: relay_reset() / relay_flush() (0200)
  *	stats		header, then per CPU that has a buffer:
- *			"cpu events bytes full big produced consumed" (0444)
+ *			"cpu events bytes full big refused produced consumed",
+ *			then "total FULL BIG" from relay_stats() (0444)
  *	callbacks	"CALLS BAD": subbuf_start calls, and calls that did
  *			not find the attribute in chan->private_data (0444)
  *	debugfs_write, debugfs_reset, debugfs_stats
  *			the same for a debugfs channel "dbg" in
  *			/sys/kernel/debug/relay_test/ (no-overwrite)
+ *	global_write, global_reset, global_stats
+ *			the same for a buffer-only global channel (one buffer
+ *			that every CPU writes to, no-overwrite, the geometry
+ *			of the debugfs channel)
  *	bench		write "CPU COUNT SIZE": on CPU, time COUNT writes of a
  *			SIZE-byte record with relay_write(), with the same code
  *			without the statistics, and with a plain memcpy() into
@@ -93,12 +99,13 @@ static DEFINE_MUTEX(relay_test_lock);	/* everything below */
 static struct kobject *relay_test_kobj;
 static struct relay_test_chan relay_test_sysfs;
 static struct relay_test_chan relay_test_dbg;
+static struct relay_test_chan relay_test_glob;
 static struct dentry *relay_test_dbg_dir;
 static enum relay_test_mode relay_test_mode;
 static atomic_long_t relay_test_calls;
 static atomic_long_t relay_test_bad_private;
 
-static struct relay_attribute relay_test_attr = __ATTR_RELAY(cpu, 0600, 4096, 4, NULL);
+static struct relay_attribute relay_test_attr = __ATTR_RELAY(buffers, 0600, 4096, 4, NULL);
 
 static void relay_test_check_private(struct rchan_buf *buf)
 {
@@ -441,6 +448,27 @@ static const struct rchan_callbacks relay_test_dbg_cb = {
 	.remove_buf_file = relay_test_dbg_remove,
 };
 
+/* A buffer-only channel with one buffer for all CPUs: no file at all. */
+static struct dentry *relay_test_glob_create(const char *filename,
+					     struct dentry *parent,
+					     umode_t mode,
+					     struct rchan_buf *buf,
+					     int *is_global)
+{
+	*is_global = 1;
+	return NULL;
+}
+
+static int relay_test_glob_remove(struct dentry *dentry)
+{
+	return 0;
+}
+
+static const struct rchan_callbacks relay_test_glob_cb = {
+	.create_buf_file = relay_test_glob_create,
+	.remove_buf_file = relay_test_glob_remove,
+};
+
 /* --- faults and races for relay_faults (tests/guest/relay_faults.c) ------ */
 
 /*
@@ -635,8 +663,9 @@ out_free:
 }
 
 /*
- * clash: "CPU" puts a plain attribute named cpu<CPU> into our directory,
- * where that CPU's buffer file would go; "-1" takes it away again.
+ * clash: "CPU" puts a plain attribute named cpu<CPU> into the channel's
+ * directory, where that CPU's buffer file would go; "-1" takes it away
+ * again.  Removing the channel removes it with the directory.
  */
 static struct kobj_attribute relay_test_clash_attr;
 static int relay_test_clash_cpu = -1;
@@ -662,7 +691,8 @@ static void relay_test_unclash(void)
 {
 	if (relay_test_clash_cpu < 0)
 		return;
-	sysfs_remove_file(relay_test_kobj, &relay_test_clash_attr.attr);
+	sysfs_remove_file_from_group(relay_test_kobj, &relay_test_clash_attr.attr,
+				     relay_test_attr.attr.name);
 	kfree(relay_test_clash_attr.attr.name);
 	relay_test_clash_attr.attr.name = NULL;
 	relay_test_clash_cpu = -1;
@@ -681,16 +711,16 @@ static ssize_t clash_store(struct kobject *kobj, struct kobj_attribute *attr,
 	relay_test_unclash();
 	if (cpu >= 0) {
 		ret = -ENOMEM;
-		name = kasprintf(GFP_KERNEL, "%s%d", relay_test_attr.attr.name,
-				 cpu);
+		name = kasprintf(GFP_KERNEL, "cpu%d", cpu);
 		if (!name)
 			goto out;
 		sysfs_attr_init(&relay_test_clash_attr.attr);
 		relay_test_clash_attr.attr.name = name;
 		relay_test_clash_attr.attr.mode = 0444;
 		relay_test_clash_attr.show = relay_test_clash_show;
-		ret = sysfs_create_file(relay_test_kobj,
-					&relay_test_clash_attr.attr);
+		ret = sysfs_add_file_to_group(relay_test_kobj,
+					      &relay_test_clash_attr.attr,
+					      relay_test_attr.attr.name);
 		if (ret) {
 			kfree(name);
 			relay_test_clash_attr.attr.name = NULL;
@@ -715,7 +745,7 @@ enum relay_test_orphan_state { ORPHAN_NONE, ORPHAN_LIVE, ORPHAN_DELETED };
 static struct kobject *relay_test_orphan_kobj;
 static enum relay_test_orphan_state relay_test_orphan_state;
 static struct relay_attribute relay_test_orphan_attr =
-	__ATTR_RELAY(cpu, 0400, 4096, 2, NULL);
+	__ATTR_RELAY(buffers, 0400, 4096, 2, NULL);
 
 static void relay_test_orphan_remove(void)
 {
@@ -878,15 +908,17 @@ static ssize_t relay_test_show_stats(struct relay_test_chan *tc, char *buf)
 	unsigned int cpu;
 	int len;
 
-	len = sysfs_emit(buf, "cpu events bytes full big produced consumed\n");
+	len = sysfs_emit(buf, "cpu events bytes full big refused produced consumed\n");
 	mutex_lock(&relay_test_lock);
 	for (cpu = 0; tc->rchan && cpu < nr_cpu_ids; cpu++) {
 		if (relay_buf_stats(tc->rchan, cpu, &st))
 			continue;
-		rbuf = *per_cpu_ptr(tc->rchan->buf, cpu);
-		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %zu %zu\n",
+		/* a global channel's buffer is in slot 0 (relay_open_buf()) */
+		rbuf = *per_cpu_ptr(tc->rchan->buf, tc->rchan->is_global ? 0 : cpu);
+		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %llu %zu %zu\n",
 				     cpu, st.record_count, st.record_bytes,
 				     st.full_count, st.big_count,
+				     st.refused_count,
 				     rbuf->subbufs_produced,
 				     rbuf->subbufs_consumed);
 	}
@@ -1046,6 +1078,26 @@ static ssize_t debugfs_stats_show(struct kobject *kobj,
 	return relay_test_show_stats(&relay_test_dbg, buf);
 }
 
+static ssize_t global_write_store(struct kobject *kobj,
+				  struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	return relay_test_write(&relay_test_glob, buf, count);
+}
+
+static ssize_t global_reset_store(struct kobject *kobj,
+				  struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	return relay_test_reset(&relay_test_glob, buf, count);
+}
+
+static ssize_t global_stats_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return relay_test_show_stats(&relay_test_glob, buf);
+}
+
 static struct kobj_attribute geometry_attr = __ATTR_RW(geometry);
 static struct kobj_attribute present_attr = __ATTR_RW(present);
 static struct kobj_attribute write_attr = __ATTR_WO(write);
@@ -1056,6 +1108,9 @@ static struct kobj_attribute callbacks_attr = __ATTR_RO(callbacks);
 static struct kobj_attribute debugfs_write_attr = __ATTR_WO(debugfs_write);
 static struct kobj_attribute debugfs_reset_attr = __ATTR_WO(debugfs_reset);
 static struct kobj_attribute debugfs_stats_attr = __ATTR_RO(debugfs_stats);
+static struct kobj_attribute global_write_attr = __ATTR_WO(global_write);
+static struct kobj_attribute global_reset_attr = __ATTR_WO(global_reset);
+static struct kobj_attribute global_stats_attr = __ATTR_RO(global_stats);
 static struct kobj_attribute bench_attr = __ATTR(bench, 0600, bench_show, bench_store);
 static struct kobj_attribute storm_attr = __ATTR(storm, 0600, storm_show, storm_store);
 static struct kobj_attribute clash_attr = __ATTR(clash, 0600, clash_show, clash_store);
@@ -1074,6 +1129,9 @@ static struct attribute *relay_test_attrs[] = {
 	&debugfs_write_attr.attr,
 	&debugfs_reset_attr.attr,
 	&debugfs_stats_attr.attr,
+	&global_write_attr.attr,
+	&global_reset_attr.attr,
+	&global_stats_attr.attr,
 	&bench_attr.attr,
 	&storm_attr.attr,
 	&clash_attr.attr,
@@ -1098,7 +1156,8 @@ static int __init relay_test_init(void)
 
 	relay_test_sysfs.seq = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
 	relay_test_dbg.seq = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
-	if (!relay_test_sysfs.seq || !relay_test_dbg.seq)
+	relay_test_glob.seq = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	if (!relay_test_sysfs.seq || !relay_test_dbg.seq || !relay_test_glob.seq)
 		goto err_free_seq;
 
 	relay_test_kobj = kobject_create_and_add("relay_test", kernel_kobj);
@@ -1123,6 +1182,13 @@ static int __init relay_test_init(void)
 		ret = -ENOMEM;
 		goto err_remove_dir;
 	}
+	relay_test_glob.rchan = relay_open(NULL, NULL, dbg_subbuf_size,
+					   dbg_n_subbufs, &relay_test_glob_cb,
+					   NULL);
+	if (!relay_test_glob.rchan) {
+		ret = -ENOMEM;
+		goto err_close_dbg;
+	}
 
 	/* for hotplug_race: runs after CPUHP_RELAY_PREPARE */
 	relay_test_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
@@ -1135,6 +1201,8 @@ static int __init relay_test_init(void)
 
 	return 0;
 
+err_close_dbg:
+	relay_close(relay_test_dbg.rchan);
 err_remove_dir:
 	debugfs_remove(relay_test_dbg_dir);
 	relay_test_remove();
@@ -1143,6 +1211,7 @@ err_remove_group:
 err_put_kobj:
 	kobject_put(relay_test_kobj);
 err_free_seq:
+	kfree(relay_test_glob.seq);
 	kfree(relay_test_dbg.seq);
 	kfree(relay_test_sysfs.seq);
 	return ret;
@@ -1157,12 +1226,14 @@ static void __exit relay_test_exit(void)
 	relay_test_orphan_remove();
 	relay_test_unclash();
 	mutex_unlock(&relay_test_lock);
+	relay_close(relay_test_glob.rchan);
 	relay_close(relay_test_dbg.rchan);
 	debugfs_remove(relay_test_dbg_dir);
 	if (relay_test_sysfs.rchan)
 		relay_test_remove();
 	sysfs_remove_group(relay_test_kobj, &relay_test_group);
 	kobject_put(relay_test_kobj);
+	kfree(relay_test_glob.seq);
 	kfree(relay_test_dbg.seq);
 	kfree(relay_test_sysfs.seq);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "channel.h"
@@ -73,17 +74,26 @@ void fake_channel_sync_files(struct fake_channel *fc)
 	}
 	snprintf(text + len, sizeof(text) - len, "\n");
 	put_file(fc, "events", text);
-	len = (size_t)snprintf(text, sizeof(text), "cpu produced dropped "
-			       "subbufs_produced subbufs_consumed fill_bytes\n");
-	for (unsigned int c = 0; c < fc->ncpus; c++) {
-		struct fake_relay *r = &fc->relay[c];
+	/* stats/: one array over the CPUs per counter, as sched_relay's */
+	for (int f = 0; f < 5; f++) {
+		static const char *const names[] = {
+			"stats/produced", "stats/dropped",
+			"stats/subbufs_produced", "stats/subbufs_consumed",
+			"stats/fill_bytes",
+		};
 
-		len += (size_t)snprintf(text + len, sizeof(text) - len,
-					"%u %" PRIu64 " %" PRIu64 " %" PRIu64
-					" %" PRIu64 " 0\n", c, r->events,
-					r->full, r->produced, r->consumed);
+		len = 0;
+		for (unsigned int c = 0; c < fc->ncpus; c++) {
+			const struct fake_relay *r = &fc->relay[c];
+			uint64_t v[] = { r->events, r->full, r->produced,
+					 r->consumed, 0 };
+
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%s%" PRIu64, c ? " " : "", v[f]);
+		}
+		snprintf(text + len, sizeof(text) - len, "\n");
+		put_file(fc, names[f], text);
 	}
-	put_file(fc, "stats", text);
 }
 
 static bool map_cpu(struct fake_channel *fc, unsigned int c)
@@ -92,7 +102,7 @@ static bool map_cpu(struct fake_channel *fc, unsigned int c)
 	size_t size = (size_t)fc->subbuf_size * fc->n_subbufs;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/cpu%u", fc->dir, c);
+	snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc->dir, c);
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	if (fd < 0 || ftruncate(fd, (off_t)size)) {
 		if (fd >= 0)
@@ -108,9 +118,18 @@ bool fake_channel_create(struct fake_channel *fc, unsigned int ncpus,
 			 uint32_t subbuf_size, uint32_t n_subbufs,
 			 bool overwrite)
 {
+	char path[sizeof(fc->dir) + 16];
+
 	memset(fc, 0, sizeof(*fc));
 	snprintf(fc->dir, sizeof(fc->dir), "/tmp/fake-channel.XXXXXX");
 	if (!mkdtemp(fc->dir) || ncpus > FAKE_MAX_CPUS)
+		return false;
+	/* the channel's buffers/ and stats/ directories */
+	snprintf(path, sizeof(path), "%s/buffers", fc->dir);
+	if (mkdir(path, 0755))
+		return false;
+	snprintf(path, sizeof(path), "%s/stats", fc->dir);
+	if (mkdir(path, 0755))
 		return false;
 	fc->ncpus = ncpus;
 	fc->subbuf_size = subbuf_size;
@@ -157,7 +176,7 @@ void fake_channel_remove_buffers(struct fake_channel *fc)
 	for (unsigned int c = 0; c < fc->ncpus; c++) {
 		char path[128];
 
-		snprintf(path, sizeof(path), "%s/cpu%u", fc->dir, c);
+		snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc->dir, c);
 		if (truncate(path, 0))
 			perror(path);
 	}
@@ -171,7 +190,7 @@ void fake_channel_restore_buffers(struct fake_channel *fc)
 	for (unsigned int c = 0; c < fc->ncpus; c++) {
 		char path[128];
 
-		snprintf(path, sizeof(path), "%s/cpu%u", fc->dir, c);
+		snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc->dir, c);
 		if (truncate(path, (off_t)size))
 			perror(path);
 		/* a new channel: new buffers from seq 0 */

@@ -75,13 +75,13 @@ static void test_errors(void)
 
 	rc = channel_open(&ch, "/nonexistent/dir", &g, err, sizeof(err));
 	check_int(rc, ==, -ENOENT);
-	check(strstr(err, "/nonexistent/dir: No such file") != NULL);
+	check(strstr(err, "/nonexistent/dir/buffers: No such file") != NULL);
 	if (!check(fake_channel_create(&fc, 1, 4096, 4, false)))
 		return;
 	rc = channel_open(&ch, fc.dir, &odd, err, sizeof(err));
 	check_int(rc, ==, -EINVAL);
 	check(strstr(err, "unusable geometry") != NULL);
-	snprintf(path, sizeof(path), "%s/cpu0", fc.dir);
+	snprintf(path, sizeof(path), "%s/buffers/cpu0", fc.dir);
 	unlink(path);
 	rc = channel_open(&ch, fc.dir, &g, err, sizeof(err));
 	check_int(rc, ==, -ENOENT);

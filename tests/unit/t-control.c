@@ -174,35 +174,61 @@ static void test_writes(void)
 	fake_channel_destroy(&fc);
 }
 
-static void test_stats_file(void)
+static void test_stats_arrays(void)
 {
 	struct control_cpu_stats cs[4];
+	struct fake_channel fc;
+	char path[256];
+	struct control c;
+	uint64_t v[4];
+	FILE *f;
 	int n;
 
-	n = control_parse_stats("cpu produced dropped subbufs_produced "
-				"subbufs_consumed fill_bytes\n"
-				"0 100 5 3 2 4160\n"
-				"3 7 0 0 0 512\n", cs, 4);
-	check_int(n, ==, 2);
-	check_uint(cs[0].cpu, ==, 0);
-	check_uint(cs[0].produced, ==, 100);
-	check_uint(cs[0].dropped, ==, 5);
-	check_uint(cs[0].subbufs_produced, ==, 3);
-	check_uint(cs[0].subbufs_consumed, ==, 2);
-	check_uint(cs[0].fill_bytes, ==, 4160);
-	check_uint(cs[1].cpu, ==, 3);
-	n = control_parse_stats("cpu produced dropped subbufs_produced "
-				"subbufs_consumed fill_bytes\n", cs, 4);
+	n = control_parse_array("100 5 0 4160\n", v, 4);
+	check_int(n, ==, 4);
+	check_uint(v[0], ==, 100);
+	check_uint(v[3], ==, 4160);
+	n = control_parse_array("18446744073709551615\n", v, 4);
+	check_int(n, ==, 1);
+	check_uint(v[0], ==, UINT64_MAX);
+	n = control_parse_array("\n", v, 4);
 	check_int(n, ==, 0);
-	n = control_parse_stats("0 100 5 3 2 4160\n", cs, 4);
-	check_int(n, ==, -EINVAL);	/* no header line */
-	n = control_parse_stats("cpu x\n0 100 5 3\n", cs, 4);
-	check_int(n, ==, -EINVAL);	/* short line */
-	n = control_parse_stats("cpu x\n0 100 5 3 2 1 9\n", cs, 4);
-	check_int(n, ==, -EINVAL);	/* long line */
-	n = control_parse_stats("cpu x\n0 1 1 1 1 1\n1 1 1 1 1 1\n2 1 1 1 1 1\n",
-				cs, 2);
-	check_int(n, ==, 2);		/* cut at max */
+	n = control_parse_array("1 2 3 4 5 6\n", v, 4);
+	check_int(n, ==, 4);		/* cut at max */
+	check_int(control_parse_array("", v, 4), ==, -EINVAL);
+	check_int(control_parse_array("1 2", v, 4), ==, -EINVAL);	/* no newline */
+	check_int(control_parse_array("1  2\n", v, 4), ==, -EINVAL);
+	check_int(control_parse_array(" 1\n", v, 4), ==, -EINVAL);
+	check_int(control_parse_array("1 -2\n", v, 4), ==, -EINVAL);
+	check_int(control_parse_array("1 x\n", v, 4), ==, -EINVAL);
+	check_int(control_parse_array("1\n2\n", v, 4), ==, -EINVAL);	/* two lines */
+	/* the old table is not an array */
+	check_int(control_parse_array("cpu produced dropped\n0 1 2\n", v, 4),
+		  ==, -EINVAL);
+
+	/* the five files of a channel directory, value N is CPU N's */
+	if (!check(fake_channel_create(&fc, 3, 4096, 4, false)))
+		return;
+	if (check_int(control_open(&c, fc.dir), ==, 0)) {
+		fc.relay[2].events = 7;
+		fc.relay[1].full = 3;
+		fake_channel_sync_files(&fc);
+		n = control_read_stats(&c, cs, 4);
+		check_int(n, ==, 3);
+		check_uint(cs[2].cpu, ==, 2);
+		check_uint(cs[2].produced, ==, 7);
+		check_uint(cs[1].dropped, ==, 3);
+		/* arrays of different lengths are refused */
+		snprintf(path, sizeof(path), "%s/stats/dropped", fc.dir);
+		f = fopen(path, "w");
+		if (check(f != NULL)) {
+			fputs("1 2\n", f);
+			fclose(f);
+			check_int(control_read_stats(&c, cs, 4), ==, -EINVAL);
+		}
+		control_close(&c);
+	}
+	fake_channel_destroy(&fc);
 }
 
 int main(void)
@@ -210,6 +236,6 @@ int main(void)
 	TEST(test_read(), "attributes are read, re-read after a change, and diffed");
 	TEST(test_bad_attributes(), "bad or missing attributes are named");
 	TEST(test_writes(), "writes put what the ABI takes into the attributes");
-	TEST(test_stats_file(), "the stats file parses; malformed is refused");
+	TEST(test_stats_arrays(), "stats/ arrays parse, value N for CPU N; malformed or uneven is refused");
 	return test_done();
 }

@@ -344,7 +344,7 @@ int main(void)
 	for (unsigned int c = 0; c < fc.ncpus; c++) {
 		char path[128];
 
-		snprintf(path, sizeof(path), "%s/cpu%u", fc.dir, c);
+		snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc.dir, c);
 		chmod(path, 0444);
 	}
 	start_producer();
