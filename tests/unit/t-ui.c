@@ -206,17 +206,6 @@ static void test_screen(void)
 	      strstr(s, "read-only") != NULL);
 }
 
-/* The total's events/s on the screen now, or -1. */
-static double total_rate(void)
-{
-	char *all = strstr(capture(), "\nall ");
-	double rate;
-
-	if (!all || sscanf(all + 5, "%lf", &rate) != 1)
-		return -1;
-	return rate;
-}
-
 static void test_rates_move(void)
 {
 	check(wait_until(rates_moved, "a rate above 0 in the all row"));
