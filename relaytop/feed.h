@@ -26,6 +26,8 @@ struct feed_config {
 	bool overwrite;
 	bool enabled;
 	uint64_t generation;
+	uint64_t ts;		/* when it was noticed (CLOCK_MONOTONIC ns,
+				 * the records' clock): its place among them */
 };
 
 enum feed_kind {

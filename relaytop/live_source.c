@@ -60,6 +60,8 @@ struct live_marks {
 	uint64_t rate_ns;
 	double rate;
 	double fill;
+	/* when its last two whole reads began (CLOCK_MONOTONIC ns) */
+	uint64_t read_ns, prev_read_ns;
 };
 
 static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
@@ -149,6 +151,7 @@ static void config_event(struct live_source *ls)
 	struct feed_event e = { .kind = FEED_CONFIG, .config = &c };
 
 	live_source_config(ls, &c);
+	c.ts = mono_ns();
 	feed_event(ls->feed, &e);
 }
 
@@ -402,6 +405,7 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 			(double)size,
 	};
 	unsigned int flags = 0, f;
+	uint64_t start = mono_ns();
 
 	feed_event(ls->feed, &fill);
 	marks_of(ls, cc->cpu)->fill = fill.fill;
@@ -416,6 +420,12 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 		flags |= f;
 	} while ((f & SUBBUF_MORE) && !loop_signalled());
 	note_losses(ls, cc);
+	if (!(f & SUBBUF_MORE)) {
+		struct live_marks *m = marks_of(ls, cc->cpu);
+
+		m->prev_read_ns = m->read_ns;
+		m->read_ns = start;
+	}
 	return flags;
 }
 
@@ -846,11 +856,40 @@ static void recording(void *self)
 	ls->seq_drops = true;
 }
 
+/*
+ * A time before which every CPU's records have been read.  The producer
+ * takes a record's timestamp after it reserved the room, with interrupts
+ * off until it commits it, so a record not reserved when a read began is
+ * later than that read; one reserved but not committed yet may be earlier
+ * and comes with the next read.  So the time is the start of the read
+ * before the last whole one of each CPU, the earliest of them: a record
+ * whose commit was held up (its vCPU preempted) has had a whole read
+ * period to come.  The records wait in the merge as long: a drain period
+ * for a busy CPU, a refresh interval for a quiet one.  A record later
+ * still is counted (time_merge.h).
+ */
+static uint64_t complete(const void *self)
+{
+	const struct live_source *ls = self;
+	uint64_t min = UINT64_MAX;
+
+	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n; i++) {
+		const struct live_marks *m = ls->ch.cpus[i].cpu < ls->nmarks ?
+			&ls->marks[ls->ch.cpus[i].cpu] : NULL;
+		uint64_t t = m ? m->prev_read_ns : 0;
+
+		if (t < min)
+			min = t;
+	}
+	return min == UINT64_MAX ? 0 : min;
+}
+
 const struct source_ops live_source_ops = {
 	.pollfds = pollfds, .ready = ready, .drain = drain, .tick = tick,
 	.state = state, .can_change = can_change, .change = change,
 	.finish = finish, .sync = sync_counts, .cpu = cpu_counts,
 	.recording = recording, .deadline = deadline,
+	.complete = complete,
 };
 
 struct source live_source(struct live_source *ls)

@@ -20,6 +20,7 @@ struct record_meta record_sink_meta(const struct feed_config *c)
 		.flags = (c->overwrite ? RECORD_F_OVERWRITE : 0) |
 			 (c->enabled ? RECORD_F_ENABLED : 0),
 		.generation = c->generation,
+		.ts = c->ts,
 	};
 
 	return m;

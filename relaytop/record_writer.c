@@ -591,7 +591,8 @@ void recorder_config(struct recorder *rec, const struct record_meta *meta)
 	h.type = RECORD_CONFIG;
 	h.cpu = RECORD_NO_CPU;
 	h.generation = meta->generation;
-	h.ts = mono_ns();
+	/* where the change goes among the records, in the live figures too */
+	h.ts = meta->ts ? meta->ts : mono_ns();
 	append_block(rec, &h, &cfg, sizeof(cfg));
 }
 

@@ -23,6 +23,7 @@ struct record_meta {
 	uint32_t events;
 	uint32_t flags;			/* RECORD_F_* */
 	uint64_t generation;
+	uint64_t ts;			/* a change: when; 0: now */
 };
 
 /*

@@ -107,6 +107,7 @@ static void take(struct replay_source *rp)
 			.overwrite = rp->cfg.overwrite,
 			.enabled = rp->cfg.enabled,
 			.generation = rp->cfg.generation,
+			.ts = it->ts,
 		};
 		e = (struct feed_event) { .kind = FEED_CONFIG, .config = &fc };
 		feed_event(rp->feed, &e);

@@ -77,13 +77,20 @@ void sched_text_latency(FILE *out, const struct sched_model *m,
 		"count", "missed", "p50_ns", "p90_ns", "p99_ns", "max_ns",
 		"avg_ns");
 	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
+		const struct sched_cpu *c = &m->cpu[cpu];
+		const struct sched_hist *h = since_start ? &c->lat_all :
+					     &c->lat_last;
 		char name[16];
 
 		if (!filter_cpu(m->filter, cpu))
 			continue;
+		/* a CPU that never had a record, a gap or a wakeup (a
+		 * possible CPU never online): a recording has no buffer of
+		 * it, and the live table leaves it out the same way */
+		if (!c->records && !c->gaps && !h->count && !h->missed)
+			continue;
 		snprintf(name, sizeof(name), "%u", cpu);
-		lat_row(out, name, since_start ? &m->cpu[cpu].lat_all :
-			&m->cpu[cpu].lat_last);
+		lat_row(out, name, h);
 	}
 	sched_text_merged(m, since_start, all);
 	lat_row(out, "all", all);

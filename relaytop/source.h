@@ -77,6 +77,10 @@ struct source_ops {
 	/* when ready() wants to be called even if no fd is ready (a drain
 	 * timer; CLOCK_MONOTONIC ns), or 0 */
 	uint64_t (*deadline)(const void *self);
+	/* a time (CLOCK_MONOTONIC ns) before which every CPU's records have
+	 * been read, for merging them in time; 0: none yet.  NULL: what is
+	 * read is in time order up to the tick's time (a recording). */
+	uint64_t (*complete)(const void *self);
 };
 
 struct source {

@@ -22,11 +22,19 @@ static void merged_gap(void *ctx, unsigned int cpu)
 	sched_model_gap(&t->merged, cpu);
 }
 
+static void merged_config(void *ctx, uint32_t events)
+{
+	struct tally *t = ctx;
+
+	sched_model_events(&t->merged, events);
+}
+
 void tally_init(struct tally *t, unsigned int ncpus, uint64_t start_ns,
 		bool follow_tasks)
 {
 	struct time_merge_ops ops = {
-		.record = merged_record, .gap = merged_gap, .ctx = t,
+		.record = merged_record, .gap = merged_gap,
+		.config = merged_config, .ctx = t,
 	};
 
 	memset(t, 0, sizeof(*t));
@@ -154,8 +162,15 @@ static void event(void *ctx, const struct feed_event *e)
 		}
 		break;
 	case FEED_CONFIG:
-		time_merge_flush(&t->merge, UINT64_MAX);
 		sched_model_events(&t->model, e->config->events);
+		/* at its time among the records, which may still come (a
+		 * change of no known time: after all that was read) */
+		if (t->figures && e->config->ts) {
+			time_merge_config(&t->merge, e->config->ts,
+					  e->config->events);
+			break;
+		}
+		time_merge_flush(&t->merge, UINT64_MAX);
 		sched_model_events(&t->merged, e->config->events);
 		break;
 	case FEED_SEQ_DROPPED:

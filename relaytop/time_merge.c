@@ -22,6 +22,7 @@ void time_merge_free(struct time_merge *tm)
 	for (unsigned int c = 0; c < tm->ncpus; c++)
 		free(tm->cpu[c].items);
 	free(tm->cpu);
+	free(tm->cfg);
 	memset(tm, 0, sizeof(*tm));
 }
 
@@ -57,7 +58,36 @@ void time_merge_records(struct time_merge *tm, unsigned int cpu,
 
 		it->gap = false;
 		it->rec = r[i];
+		if (tm->released && r[i].ts < tm->released)
+			tm->late++;
 	}
+}
+
+void time_merge_config(struct time_merge *tm, uint64_t ts, uint32_t events)
+{
+	if (tm->cfg_head == tm->ncfg)
+		tm->cfg_head = tm->ncfg = 0;
+	if (tm->ncfg == tm->cfg_cap) {
+		tm->cfg_cap = tm->cfg_cap ? 2 * tm->cfg_cap : 4;
+		tm->cfg = realloc(tm->cfg, tm->cfg_cap * sizeof(*tm->cfg));
+		if (!tm->cfg)
+			fatal("out of memory");
+	}
+	/* noticed in time order; a clock that went back keeps it so */
+	if (tm->ncfg > tm->cfg_head && ts < tm->cfg[tm->ncfg - 1].ts)
+		ts = tm->cfg[tm->ncfg - 1].ts;
+	tm->cfg[tm->ncfg++] = (struct time_merge_config) { ts, events };
+}
+
+/* Hand on the next configuration change. */
+static void config(struct time_merge *tm)
+{
+	const struct time_merge_config *c = &tm->cfg[tm->cfg_head++];
+
+	if (c->ts > tm->released)
+		tm->released = c->ts;
+	if (tm->ops.config)
+		tm->ops.config(tm->ops.ctx, c->events);
 }
 
 void time_merge_gap(struct time_merge *tm, unsigned int cpu)
@@ -110,8 +140,18 @@ void time_merge_flush(struct time_merge *tm, uint64_t watermark)
 				best_ts = it->rec.ts;
 			}
 		}
+		/* a change goes before the records of its time */
+		if (tm->cfg_head < tm->ncfg &&
+		    tm->cfg[tm->cfg_head].ts <= watermark &&
+		    (best == tm->ncpus ||
+		     tm->cfg[tm->cfg_head].ts <= best_ts)) {
+			config(tm);
+			continue;
+		}
 		if (best == tm->ncpus)
 			return;
+		if (best_ts > tm->released)
+			tm->released = best_ts;
 		gaps(tm, best);
 		tm->cpu[best].head++;
 		tm->queued--;

@@ -6,10 +6,17 @@
  * the scheduler model needs them in the order they happened.  Records
  * and gaps are queued per CPU as they come and handed on, merged by time,
  * up to a watermark: a time before which every CPU's records have been
- * read (the previous refresh tick, for a live source: a tick reads all
- * that was committed until it began).  A gap goes out right before the
- * record after it on its CPU (where the missing events end, as a
- * recording places it), or at the end of everything if none comes.
+ * read (live_source.h says how a live source knows it).  A gap goes out
+ * right before the record after it on its CPU (where the missing events
+ * end, as a recording places it), or at the end of everything if none
+ * comes.  A configuration change goes out at its time, before records of
+ * the same time, as a recording's CONFIG does (record_merge.h).  So the
+ * model sees what --report's sees, in the same order.
+ *
+ * A record that comes after the merge has passed its time (the watermark
+ * was wrong: a record committed long after its timestamp was taken) goes
+ * out at the next flush, its CPU's order kept, and is counted in 'late':
+ * then, and only then, the live figures may differ from --report's.
  */
 #ifndef RELAYTOP_TIME_MERGE_H
 #define RELAYTOP_TIME_MERGE_H
@@ -30,10 +37,17 @@ struct time_merge_cpu {
 	size_t head, n, cap;
 };
 
+/* A configuration change (its event mask) at a time. */
+struct time_merge_config {
+	uint64_t ts;
+	uint32_t events;
+};
+
 struct time_merge_ops {
 	void (*record)(void *ctx, unsigned int cpu,
 		       const struct sched_relay_record *r);
 	void (*gap)(void *ctx, unsigned int cpu);
+	void (*config)(void *ctx, uint32_t events);
 	void *ctx;
 };
 
@@ -42,6 +56,10 @@ struct time_merge {
 	struct time_merge_cpu *cpu;
 	struct time_merge_ops ops;
 	uint64_t queued;		/* items waiting */
+	struct time_merge_config *cfg;	/* changes waiting, in time order */
+	size_t cfg_head, ncfg, cfg_cap;
+	uint64_t released;		/* the latest time handed on */
+	uint64_t late;			/* records handed on after it passed */
 };
 
 void time_merge_init(struct time_merge *tm, const struct time_merge_ops *ops);
@@ -50,8 +68,10 @@ void time_merge_free(struct time_merge *tm);
 void time_merge_records(struct time_merge *tm, unsigned int cpu,
 			const struct sched_relay_record *r, size_t n);
 void time_merge_gap(struct time_merge *tm, unsigned int cpu);
-/* Hand on, in time order, every record at or before watermark (and the
- * gaps among them); UINT64_MAX: everything queued. */
+/* Queue a configuration change noticed at ts. */
+void time_merge_config(struct time_merge *tm, uint64_t ts, uint32_t events);
+/* Hand on, in time order, every record and change at or before
+ * watermark (and the gaps among them); UINT64_MAX: everything queued. */
 void time_merge_flush(struct time_merge *tm, uint64_t watermark);
 
 #endif /* RELAYTOP_TIME_MERGE_H */

@@ -33,18 +33,18 @@ void top_drain(struct top *t)
 void top_tick(struct top *t)
 {
 	struct source_state st;
-	uint64_t now, prev;
+	uint64_t now;
 
 	t->src.ops->state(t->src.self, &st);
 	/* a paused (or finished) replay stands where it is */
 	if (t->recorded && (t->app.paused || st.ended) &&
 	    t->app.out == OUT_CURSES)
 		return;
-	prev = t->tally.st.tick_ns;
 	now = t->src.ops->tick(t->src.self, t->app.interval);
-	/* a recording is fed in time order up to now; live, every CPU's
-	 * records before the previous tick have been read by now */
-	tally_tick(&t->tally, now, t->recorded ? now : prev);
+	/* a recording is fed in time order up to now; live, the source
+	 * says up to when every CPU's records have been read */
+	tally_tick(&t->tally, now, t->src.ops->complete ?
+		   t->src.ops->complete(t->src.self) : now);
 	t->app.ticks++;
 	if (t->rec && !t->rec_failed)
 		recorder_flush(t->rec);

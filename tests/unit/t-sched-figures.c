@@ -42,6 +42,7 @@
 #include "sched_hist.h"
 #include "sched_model.h"
 #include "sched_text.h"
+#include "tally.h"
 #include "task_table.h"
 #include "test-lib.h"
 #include "time_merge.h"
@@ -673,6 +674,122 @@ static void test_merge_gap(void)
 	sched_model_free(&m);
 }
 
+/* One chunk of cpu's records into a feed, as a reader hands them on. */
+static void feed_chunk(const struct feed_sink *s, unsigned int cpu,
+		       const struct sched_relay_record *r, uint32_t n)
+{
+	struct subbuf_chunk c;
+
+	memset(&c, 0, sizeof(c));
+	c.cpu = cpu;
+	c.nrec = n;
+	c.recs = r;
+	s->stage(s->ctx, &c);
+	s->settle(s->ctx, &c, true);
+}
+
+/*
+ * A configuration change is noticed (at 500) when CPU 0 has been read
+ * but CPU 1 not yet: CPU 1's records before it are read afterwards.  The
+ * live figures place the change at its time among the records, as
+ * --report places a recording's CONFIG, not after everything read so
+ * far: task 40 woken at 100 and 300 on CPU 0, switched in on CPU 1 at
+ * 200 and 400, waits 100 ns twice.  CPUs with nothing have no row.
+ */
+static void test_config_in_time(void)
+{
+	const struct sched_relay_record c0[] = {
+		ev(100, SCHED_RELAY_WAKEUP, 40, 1),
+		ev(300, SCHED_RELAY_WAKEUP, 40, 1),
+	};
+	const struct sched_relay_record c1[] = {
+		sw(200, 0, 0, 40),
+		sw(250, 40, SCHED_RELAY_STATE_SLEEPING, 0),
+		sw(400, 0, 0, 40),
+	};
+	struct feed_config cfg = { .events = SCHED_RELAY_ALL_EVENTS,
+				   .ts = 500 };
+	struct feed_event e = { .kind = FEED_CONFIG, .config = &cfg };
+	struct feed_sink s;
+	struct sched_model m;
+	struct tally t;
+	char *live, *ordered;
+
+	/* 4 possible CPUs live, 2 with records (and buffers, in a
+	 * recording): the same rows */
+	tally_init(&t, 4, 0, true);
+	tally_figures(&t, true);
+	s = tally_sink(&t);
+	feed_chunk(&s, 0, c0, 2);
+	s.event(s.ctx, &e);
+	feed_chunk(&s, 1, c1, 3);
+	tally_flush(&t);
+	/* the same records in time order, as --report feeds them */
+	sched_model_init(&m, 2);
+	sched_model_start(&m, 0);
+	sched_model_record(&m, 0, &c0[0], NULL);
+	sched_model_record(&m, 1, &c1[0], NULL);
+	sched_model_record(&m, 1, &c1[1], NULL);
+	sched_model_record(&m, 0, &c0[1], NULL);
+	sched_model_record(&m, 1, &c1[2], NULL);
+	sched_model_events(&m, cfg.events);
+	live = text_of(&t.merged, false);
+	ordered = text_of(&m, false);
+	check_str(live, ordered);
+	check(strstr(ordered, "\n1             2        0 ") != NULL);
+	if (test_failed() || getenv("SHOW"))
+		test_msg("live:\n%s\nin time order:\n%s", live, ordered);
+	free(live);
+	free(ordered);
+	sched_model_free(&m);
+	tally_free(&t);
+}
+
+/* Count what the merge hands on, in order. */
+static void late_record(void *ctx, unsigned int cpu,
+			const struct sched_relay_record *r)
+{
+	uint64_t *seen = ctx;
+
+	(void)cpu;
+	seen[seen[0]++ + 1] = r->ts;
+}
+
+/*
+ * A record that comes after the merge passed its time (the watermark
+ * was wrong about its CPU) is handed on at the next flush, and counted:
+ * the figures say they may differ from --report's.  A change waits for
+ * the records before it, and goes before those of its own time.
+ */
+static void test_merge_late(void)
+{
+	uint64_t seen[8] = { 0 };
+	struct time_merge_ops ops = { .record = late_record, .ctx = seen };
+	struct sched_relay_record a = sw(100, 0, 0, 30);
+	struct sched_relay_record b = sw(90, 0, 0, 31);
+	struct sched_relay_record c = sw(300, 30, 0, 0);
+	struct time_merge tm;
+
+	time_merge_init(&tm, &ops);
+	time_merge_records(&tm, 0, &a, 1);
+	time_merge_flush(&tm, 150);
+	check_uint(tm.late, ==, 0);
+	time_merge_records(&tm, 1, &b, 1);
+	check_uint(tm.late, ==, 1);
+	time_merge_config(&tm, 300, SCHED_RELAY_ALL_EVENTS);
+	time_merge_records(&tm, 0, &c, 1);
+	time_merge_flush(&tm, 200);
+	check_uint(seen[0], ==, 2);
+	check_uint(seen[2], ==, 90);
+	/* the change at 300 is not handed on before 300 is complete */
+	check_uint(tm.cfg_head, ==, 0);
+	time_merge_flush(&tm, 300);
+	check_uint(tm.cfg_head, ==, 1);
+	check_uint(seen[0], ==, 3);
+	check_uint(tm.queued, ==, 0);
+	time_merge_free(&tm);
+}
+
 /*
  * A wakeup for CPU 1 while events go missing on CPU 2: CPU 2 may have
  * pulled the task (its migration recorded there, lost) and run it, so
@@ -765,6 +882,8 @@ int main(void)
 	TEST(test_table(), "the tasks table groups by process and sorts by every column");
 	TEST(test_live_report(), "live (merged in time), --report and a replay agree on one stream");
 	TEST(test_merge_gap(), "live: a wakeup before a gap's end on its CPU is missed, as in --report");
+	TEST(test_config_in_time(), "live: a configuration change goes among the records at its time, as in --report");
+	TEST(test_merge_late(), "live: a record after the merge passed its time is handed on and counted late");
 	TEST(test_gap_elsewhere(), "a gap on any CPU: every wakeup waiting then is missed");
 	TEST(test_gap_until_next(), "a gap lasts until its CPU's next record: wakeups before it are missed");
 	TEST(test_filters(), "-p, --comm and -C parse, match and refuse bad lists");
