@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -133,6 +135,22 @@ static int find_buffers(struct channel *ch, char *err, size_t errlen)
 	return (int)(ch->n - known);
 }
 
+/*
+ * Is fd a relay buffer file, one whose write() is a hand-back?  Only the
+ * kernel's files are: a relay channel lives in sysfs (sched_relay's), or
+ * debugfs or tracefs.  A plain file named cpuN (a copy of a channel, the
+ * tests' fake one) would take "N\n" as data, over the records.
+ */
+static bool is_relay_file(int fd)
+{
+	struct statfs fs;
+
+	if (fstatfs(fd, &fs))
+		return false;
+	return fs.f_type == SYSFS_MAGIC || fs.f_type == DEBUGFS_MAGIC ||
+	       fs.f_type == TRACEFS_MAGIC;
+}
+
 static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
 		      size_t errlen)
 {
@@ -142,8 +160,15 @@ static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
 	snprintf(path, sizeof(path), "%s/cpu%u", ch->dir, cc->cpu);
 	cc->fd = open(path, O_RDWR | O_CLOEXEC);
 	cc->writable = cc->fd >= 0;
-	if (cc->fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+	if (cc->writable && !is_relay_file(cc->fd)) {
+		/* nothing to hand back to: never write into it */
+		close(cc->fd);
+		cc->writable = false;
 		cc->fd = open(path, O_RDONLY | O_CLOEXEC);
+	} else if (cc->fd < 0 &&
+		   (errno == EACCES || errno == EPERM || errno == EROFS)) {
+		cc->fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (cc->fd < 0) {
 		e = errno;
 		snprintf(err, errlen, "%s: %s%s", path, strerror(e),

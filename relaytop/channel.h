@@ -68,7 +68,10 @@ bool channel_guarded(void (*fn)(void *ctx, void *arg), void *ctx, void *arg);
 /*
  * Find dir's cpuN files, open and map each (subbuf_size * n_subbufs bytes
  * of geom).  Returns 0, or -errno with err naming the file and the
- * problem.  Readers are set up but not synced.
+ * problem.  Readers are set up but not synced.  A buffer file that is not
+ * the kernel's (not on sysfs, debugfs or tracefs: a plain file) is opened
+ * read-only, as one the user may not write: a hand-back would write "N\n"
+ * into its data.
  */
 int channel_open(struct channel *ch, const char *dir,
 		 const struct subbuf_geometry *geom, char *err, size_t errlen);

@@ -4,7 +4,10 @@
  * cpuN buffer files are found (and nothing else: cpu01, cpufreq, cpuX),
  * in CPU order, mapped read-only at the channel's size; a directory
  * without buffers, or a geometry relaytop cannot follow, gives an error
- * naming it; hand-back writes the ASCII count "N\n" to the buffer file;
+ * naming it; hand-back writes the ASCII count "N\n" to the buffer file,
+ * and only to one the kernel serves (sysfs, debugfs, tracefs): a plain
+ * file's cpuN (this fake channel, a copy of a channel) is opened read-only
+ * and never written, where "N\n" would land in its records;
  * poll lists skip idle buffers; and when a mapped buffer disappears
  * (truncated here, removed by kernfs in the kernel) the SIGBUS guard
  * brings the reader back instead of killing it, and leaves the signal
@@ -52,7 +55,6 @@ static void test_finds_buffers(void)
 	for (unsigned int i = 0; i < ch.n; i++) {
 		check_uint(ch.cpus[i].cpu, ==, i);
 		check_uint(ch.cpus[i].map_len, ==, 4 * 4096);
-		check(ch.cpus[i].writable);
 	}
 	check(channel_cpu(&ch, 2) == &ch.cpus[2]);
 	check(channel_cpu(&ch, 7) == NULL);
@@ -109,6 +111,39 @@ static void test_give_back(void)
 	check_int(err, ==, -EBADF);
 	close(cc.fd);
 	unlink(path);
+}
+
+/*
+ * The fake channel's cpuN are plain files: a hand-back written there would
+ * overwrite the bytes at the file offset (the header of sub-buffer 0,
+ * then its records) under the producer and the reader.
+ */
+static void test_plain_file_not_written(void)
+{
+	struct subbuf_geometry g = { .subbuf_size = 4096, .n_subbufs = 4 };
+	struct fake_channel fc;
+	struct channel ch;
+	unsigned char before[64];
+	char err[256];
+	int rc;
+
+	if (!check(fake_channel_create(&fc, 2, 4096, 4, true)))
+		return;
+	fake_relay_events(&fc.relay[0], 70);	/* sub-buffers 0 and 1 */
+	memcpy(before, fc.map[0], sizeof(before));
+	rc = channel_open(&ch, fc.dir, &g, err, sizeof(err));
+	if (!check_int(rc, ==, 0)) {
+		fake_channel_destroy(&fc);
+		return;
+	}
+	check(ch.read_only);
+	for (unsigned int i = 0; i < ch.n; i++) {
+		check(!ch.cpus[i].writable);
+		check_int(channel_give_back(&ch.cpus[i], 1), ==, -EBADF);
+	}
+	check(memcmp(before, fc.map[0], sizeof(before)) == 0);
+	channel_close(&ch);
+	fake_channel_destroy(&fc);
 }
 
 static void test_pollfds(void)
@@ -232,6 +267,7 @@ int main(void)
 	TEST(test_finds_buffers(), "cpuN files are found in order and mapped");
 	TEST(test_errors(), "missing directory or buffers, bad geometry: named errors");
 	TEST(test_give_back(), "hand-back writes \"N\\n\" to the buffer file");
+	TEST(test_plain_file_not_written(), "a plain file's cpuN is opened read-only, never written");
 	TEST(test_pollfds(), "idle buffers are left out of poll()");
 	TEST(test_sigbus_guard(), "a buffer that went away raises SIGBUS, caught");
 	TEST(test_sigbus_mask(), "after a fault the signal mask is the one before");

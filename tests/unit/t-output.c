@@ -39,10 +39,25 @@
 static const char *relaytop;
 static struct fake_channel fc;
 
-/* Keep the fake producer writing while relaytop runs. */
+/*
+ * Keep the fake producer writing while relaytop runs, on a channel of its
+ * own: each producer is a fork of this process, whose fake relays never
+ * moved, so on the last test's channel it would start again at seq 0 and
+ * event 0 in the same generation, over the headers and records the last
+ * producer left at seq 7 or 70.  No kernel does that (a restart is a new
+ * generation); relaytop, starting meanwhile, read the old sub-buffers and
+ * then the new ones as one sequence, and its recording failed --check
+ * ("event 0 after event 99") whenever it started before the new producer
+ * had overwritten them all.
+ */
 static pid_t start_producer(void)
 {
-	pid_t p = fork();
+	pid_t p;
+
+	fake_channel_destroy(&fc);
+	if (!check(fake_channel_create(&fc, 2, 4096, 4, true)))
+		return -1;
+	p = fork();
 
 	if (p == 0) {
 		for (;;) {
@@ -58,6 +73,8 @@ static pid_t start_producer(void)
 
 static void stop(pid_t p)
 {
+	if (p <= 0)
+		return;
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
 }
