@@ -26,8 +26,6 @@ static void keyed(const struct top *t, struct view *v)
 	v->status_error = t->app.status_error;
 	v->status_new = t->app.status_seq != t->status_printed;
 	v->prompt = controller_prompt(&t->app);
-	v->self_known = t->tally.self_pid && t->tally.follow_tasks;
-	v->self_events = t->tally.self_events;
 	v->self_hidden = t->tally.hide_self;
 }
 
@@ -50,6 +48,8 @@ static void live_view(const struct top *t, struct view *v)
 	v->filter = t->filter_text;
 	v->elapsed = (double)(t->tally.st.tick_ns - t->tally.st.start_ns) / 1e9;
 	v->ended = st.ended;
+	v->self_known = t->tally.self_pid && t->tally.follow_tasks;
+	v->self_events = t->tally.self_events;
 	keyed(t, v);
 	if (t->rec) {
 		v->record_path = t->rec->path;
