@@ -21,14 +21,35 @@ t_ok "debugfs holds blktrace's directory" [ -d /sys/kernel/debug/block ]
 blktrace -d $dev -D $out -o ram0 > $out/blktrace.out 2>&1 &
 bt=$!
 
-# Ready: each of blktrace's per-CPU threads holds its relay file open;
-# blktrace starts tracing (BLKTRACESTART) as soon as all of them run.  Its
-# output files fill only in large pieces, so they cannot say it sooner.
+# Ready means tracing has started, not only that the relay files are open.
+# blktrace (1.x) opens every CPU's relay file in one thread per CPU, which
+# then waits until the main thread unblocks them all; the main thread then
+# starts the trace (ioctl BLKTRACESTART) and waits for the threads to end.
+# Output files fill only in large pieces, so they cannot say when.  So:
+# every CPU's relay file is open, every per-CPU thread sleeps in poll
+# (unblocked), and the main thread sleeps in futex again (so it is past
+# BLKTRACESTART: it has no other wait between the two).  Checking only
+# the open files raced with BLKTRACESTART and lost the first I/O.
+in_syscall() {	# TID NR...: the thread sleeps in one of the syscalls NR
+	read -r nr _ < /proc/$bt/task/$1/syscall 2>/dev/null || return 1
+	shift
+	for want; do [ "$nr" = "$want" ] && return 0; done
+	return 1
+}
 tracing() {
 	[ "$(ls -l /proc/$bt/fd 2>/dev/null | grep -c '/sys/kernel/debug/block/ram0/trace[0-9]')" \
-		-eq "$(nproc)" ]
+		-eq "$(nproc)" ] || return 1
+	polling=0
+	for tid in $(ls /proc/$bt/task 2>/dev/null); do
+		if [ "$tid" = "$bt" ]; then
+			in_syscall "$tid" 202 || return 1	# futex
+		elif in_syscall "$tid" 7 271; then	# poll, ppoll
+			polling=$((polling + 1))
+		fi
+	done
+	[ $polling -eq "$(nproc)" ]
 }
-t_ok "blktrace opens every CPU's relay file" t_wait 120 tracing
+t_ok "blktrace has started tracing on every CPU" t_wait 120 tracing
 # probe reads (direct, so they reach the device) at block 1000
 dd if=$dev of=/dev/null bs=4096 skip=1000 count=1 iflag=direct 2>/dev/null
 
