@@ -22,6 +22,7 @@
 #include "fields.h"
 #include "record_merge.h"
 #include "record_writer.h"
+#include "synth-record.h"
 #include "test-lib.h"
 #include "util.h"
 #include "v1-recording.h"
@@ -49,19 +50,12 @@ static struct sched_relay_record rec(uint8_t type, int32_t pid,
 				     const char *comm, int32_t pid2,
 				     const char *comm2)
 {
-	struct sched_relay_record r = { 0 };
+	struct sched_relay_record r = synth_record(0, type, pid, comm);
 
-	r.type = type;
-	r.pid = pid;
-	r.tgid = pid;
-	r.pid2 = pid2;
-	r.prio = 120;
-	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	if (type == SCHED_RELAY_SWITCH || type == SCHED_RELAY_FORK) {
-		r.tgid2 = pid2;
-		r.prio2 = 100;
-		snprintf(r.comm2, sizeof(r.comm2), "%s", comm2);
+		synth_record_task2(&r, pid2, 100, comm2);
 	} else {
+		r.pid2 = pid2;
 		r.target_cpu = 3;
 		r.orig_cpu = 1;
 	}

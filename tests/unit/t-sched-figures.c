@@ -42,6 +42,7 @@
 #include "sched_hist.h"
 #include "sched_model.h"
 #include "sched_text.h"
+#include "synth-record.h"
 #include "tally.h"
 #include "task_table.h"
 #include "test-lib.h"
@@ -98,35 +99,20 @@ static void test_hist(void)
 static struct sched_relay_record sw(uint64_t ts, int32_t prev, uint8_t state,
 				    int32_t next)
 {
-	struct sched_relay_record r;
+	struct sched_relay_record r = synth_record(ts, SCHED_RELAY_SWITCH,
+						   prev, NULL);
 
-	memset(&r, 0, sizeof(r));
-	r.ts = ts;
-	r.type = SCHED_RELAY_SWITCH;
-	r.pid = prev;
-	r.tgid = prev;
-	r.pid2 = next;
-	r.tgid2 = next;
-	r.prio = r.prio2 = 120;
+	synth_record_task2(&r, next, 120, NULL);
 	r.state = state;
-	snprintf(r.comm, sizeof(r.comm), "t%d", prev);
-	snprintf(r.comm2, sizeof(r.comm2), "t%d", next);
 	return r;
 }
 
 static struct sched_relay_record ev(uint64_t ts, uint8_t type, int32_t pid,
 				    unsigned int target)
 {
-	struct sched_relay_record r;
+	struct sched_relay_record r = synth_record(ts, type, pid, NULL);
 
-	memset(&r, 0, sizeof(r));
-	r.ts = ts;
-	r.type = type;
-	r.pid = pid;
-	r.tgid = pid;
-	r.prio = 120;
 	r.target_cpu = (uint16_t)target;
-	snprintf(r.comm, sizeof(r.comm), "t%d", pid);
 	return r;
 }
 

@@ -32,6 +32,7 @@
 #include "fake-channel.h"
 #include "record_merge.h"
 #include "sched_model.h"
+#include "synth-record.h"
 #include "test-lib.h"
 #include "top.h"
 #include "util.h"
@@ -42,21 +43,11 @@ static struct sched_relay_record rec(uint64_t ts, uint8_t type, int32_t pid,
 				     const char *comm, int32_t pid2,
 				     const char *comm2)
 {
-	struct sched_relay_record r;
+	struct sched_relay_record r = synth_record(ts, type, pid, comm);
 
-	memset(&r, 0, sizeof(r));
-	r.ts = ts;
-	r.type = type;
-	r.pid = pid;
-	r.tgid = pid;
-	r.prio = 120;
-	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	if (type == SCHED_RELAY_SWITCH || type == SCHED_RELAY_FORK) {
-		r.pid2 = pid2;
-		r.tgid2 = pid2;
-		r.prio2 = 110;
+		synth_record_task2(&r, pid2, 110, comm2);
 		r.state = SCHED_RELAY_STATE_SLEEPING;
-		snprintf(r.comm2, sizeof(r.comm2), "%s", comm2);
 	}
 	return r;
 }
