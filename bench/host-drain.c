@@ -7,10 +7,11 @@
  * A fake channel (tests/unit/fake-channel.c: regular files mapped shared,
  * written by a model of the kernel's relay and the sched_relay module)
  * of the default geometry is filled by the producers, then relaytop's
- * live mode (top.c over live_source.c, as --record FILE with no screen)
- * drains it; only the drain is timed (CPU time of the process).  The
- * hand-back writes "n\n" to /dev/null before telling the fake relay, so
- * it costs the system call the real one costs.  The output is one line
+ * live mode (top.c over live_source.c, as --record FILE with no screen,
+ * started by tests/unit/fake-session.c) drains it; only the drain is
+ * timed (CPU time of the process).  The hand-back writes "n\n" to
+ * /dev/null before telling the fake relay, so it costs the system call
+ * the real one costs.  The output is one line
  * per mode:
  *
  *   drain no-overwrite: 16777216 events, 52.1 ns/event, ...
@@ -27,7 +28,7 @@
 #include <unistd.h>
 
 #include "channel.h"
-#include "fake-channel.h"
+#include "fake-session.h"
 #include "top.h"
 
 #define NCPUS		4
@@ -57,50 +58,43 @@ static uint64_t cpu_ns(void)
 
 static int run(bool overwrite, uint64_t per_cpu, const char *record)
 {
-	struct fake_channel fc;
-	struct options opt;
-	struct top t;
+	struct fake_session s;
 	uint64_t spent = 0, events = 0, chunk, t0;
 	uint32_t cap;
 
-	memset(&opt, 0, sizeof(opt));
-	if (!fake_channel_create(&fc, NCPUS, SUBBUF_SIZE, N_SUBBUFS,
-				 overwrite)) {
+	memset(&s, 0, sizeof(s));
+	s.opt.record = record;
+	if (!fake_session_start(&s, NCPUS, SUBBUF_SIZE, N_SUBBUFS, overwrite,
+				OUT_NONE)) {
 		fprintf(stderr, "host-drain: cannot create a fake channel\n");
 		return 1;
 	}
-	opt.channel = fc.dir;
-	opt.interval = 1;
-	opt.record = record;
-	top_start(&t, &opt, OUT_NONE);
-	t.live.give_back = give_back;
-	fake_channel_set_current(&fc);
+	s.t.live.give_back = give_back;
 	/* three sub-buffers a CPU between drains: what a wake-up per
 	 * sub-buffer, a little late, finds */
-	cap = fake_relay_capacity(&fc.relay[0]);
+	cap = fake_relay_capacity(&s.fc.relay[0]);
 	chunk = 3ull * cap;
 	for (uint64_t done = 0; done < per_cpu; done += chunk) {
 		for (unsigned int c = 0; c < NCPUS; c++)
-			fake_relay_events(&fc.relay[c], chunk);
+			fake_relay_events(&s.fc.relay[c], chunk);
 		t0 = cpu_ns();
-		top_drain(&t);
+		top_drain(&s.t);
 		if ((done / chunk) % 64 == 63)
-			top_tick(&t);
+			top_tick(&s.t);
 		spent += cpu_ns() - t0;
 	}
 	t0 = cpu_ns();
-	top_finish(&t);
+	top_finish(&s.t);
 	spent += cpu_ns() - t0;
 	for (unsigned int c = 0; c < NCPUS; c++)
-		events += fc.relay[c].events;
+		events += s.fc.relay[c].events;
 	printf("drain %s: %" PRIu64 " events, %.1f ns/event, %" PRIu64
 	       " recorded, %" PRIu64 " dropped, to %s\n",
 	       overwrite ? "overwrite" : "no-overwrite", events,
-	       (double)spent / (double)events, t.rec ? t.rec->records : 0,
-	       (uint64_t)(fc.relay[0].full + fc.relay[1].full +
-			  fc.relay[2].full + fc.relay[3].full), record);
-	top_free(&t);
-	fake_channel_destroy(&fc);
+	       (double)spent / (double)events, s.t.rec ? s.t.rec->records : 0,
+	       (uint64_t)(s.fc.relay[0].full + s.fc.relay[1].full +
+			  s.fc.relay[2].full + s.fc.relay[3].full), record);
+	fake_session_stop(&s);
 	return 0;
 }
 

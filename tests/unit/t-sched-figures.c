@@ -36,7 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fake-channel.h"
+#include "fake-session.h"
 #include "filter.h"
 #include "report.h"
 #include "sched_hist.h"
@@ -410,9 +410,8 @@ static void test_live_report(void)
 {
 	static struct script_cpu s[NCPU];
 	char path[] = "/tmp/t-sched-figures.XXXXXX";
-	struct fake_channel fc;
+	struct fake_session live;
 	struct options opt;
-	struct top t;
 	uint64_t t0 = mono_ns();
 	char *live_lat, *live_tasks, *unmerged, *rep, *rep_lat, *rep_tasks;
 	char *a, *b;
@@ -435,43 +434,40 @@ static void test_live_report(void)
 	/* a last wakeup for CPU 1, whose switch-in is lost in a drop */
 	add(&s[0], ev(t0 + 200000, SCHED_RELAY_WAKEUP, 600, 1));
 
-	memset(&opt, 0, sizeof(opt));
-	if (!check(fake_channel_create(&fc, NCPU, 4096, 4, false)))
+	memset(&live, 0, sizeof(live));
+	live.opt.record = path;
+	live.opt.latency = true;	/* -b --latency: the figures are kept */
+	if (!check(fake_session_start(&live, NCPU, 4096, 4, false, OUT_BATCH)))
 		return;
-	opt.channel = fc.dir;
-	opt.interval = 1;
-	opt.record = path;
-	opt.latency = true;		/* -b --latency: the figures are kept */
-	top_start(&t, &opt, OUT_BATCH);
-	t.live.give_back = fake_channel_give_back;
-	fake_channel_set_current(&fc);
 	for (unsigned int c = 0; c < NCPU; c++) {
-		fc.relay[c].fill = fill;
-		fc.relay[c].fill_arg = &s[c];
+		live.fc.relay[c].fill = fill;
+		live.fc.relay[c].fill_arg = &s[c];
 	}
 	/* CPU 1 first: its switch-ins are read before their wakeups */
 	while (s[1].next < s[1].n)
-		fake_relay_event(&fc.relay[1], SCHED_RELAY_SWITCH);
-	top_drain(&t);
+		fake_relay_event(&live.fc.relay[1], SCHED_RELAY_SWITCH);
+	top_drain(&live.t);
 	while (s[0].next < s[0].n - 1)
-		fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
-	top_drain(&t);
+		fake_relay_event(&live.fc.relay[0], SCHED_RELAY_WAKEUP);
+	top_drain(&live.t);
 	/* CPU 1 fills up and drops, after the last wakeup's time */
 	s[1].clock = t0 + 300000;
-	while (fake_relay_event(&fc.relay[1], SCHED_RELAY_EXIT))
+	while (fake_relay_event(&live.fc.relay[1], SCHED_RELAY_EXIT))
 		;
-	fake_relay_event(&fc.relay[1], SCHED_RELAY_EXIT);
-	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);	/* 600's */
-	top_drain(&t);
-	fake_relay_event(&fc.relay[1], SCHED_RELAY_EXIT);	/* after room */
-	top_drain(&t);
-	check_uint(fc.relay[1].full, >, 0);
-	check_int(top_finish(&t), ==, 0);
-	tally_flush(&t.tally);
+	fake_relay_event(&live.fc.relay[1], SCHED_RELAY_EXIT);
+	/* 600's wakeup */
+	fake_relay_event(&live.fc.relay[0], SCHED_RELAY_WAKEUP);
+	top_drain(&live.t);
+	/* after room was made */
+	fake_relay_event(&live.fc.relay[1], SCHED_RELAY_EXIT);
+	top_drain(&live.t);
+	check_uint(live.fc.relay[1].full, >, 0);
+	check_int(top_finish(&live.t), ==, 0);
+	tally_flush(&live.t.tally);
 
-	live_lat = text_of(&t.tally.merged, false);
-	live_tasks = text_of(&t.tally.merged, true);
-	unmerged = text_of(&t.tally.model, false);
+	live_lat = text_of(&live.t.tally.merged, false);
+	live_tasks = text_of(&live.t.tally.merged, true);
+	unmerged = text_of(&live.t.tally.model, false);
 	rep = report_of(path);
 	rep_lat = section(rep, "# latency per CPU\n");
 	rep_tasks = section(rep, "# tasks\n");
@@ -494,8 +490,7 @@ static void test_live_report(void)
 	free(live_tasks);
 	free(unmerged);
 	free(rep_tasks);
-	top_free(&t);
-	fake_channel_destroy(&fc);
+	fake_session_stop(&live);
 
 	/* a replay of the recording, in batch mode, says the same */
 	{

@@ -29,7 +29,7 @@
 #include "dump.h"
 #include "export_ctf.h"
 #include "export_perfetto.h"
-#include "fake-channel.h"
+#include "fake-session.h"
 #include "record_merge.h"
 #include "sched_model.h"
 #include "synth-record.h"
@@ -242,31 +242,23 @@ static void write_events(struct fake_channel *fc, struct top *t)
 
 static bool record_live(const char *recording, struct live_says *live)
 {
-	struct fake_channel fc;
-	struct options opt;
-	struct top t;
+	struct fake_session s;
 	struct view v;
 
-	memset(&opt, 0, sizeof(opt));
-	if (!fake_channel_create(&fc, NCPU, 4096, 4, false))
-		return false;
-	opt.channel = fc.dir;
-	opt.interval = 1;
-	opt.record = recording;
+	memset(&s, 0, sizeof(s));
+	s.opt.record = recording;
 	/* a view is shown (batch): the live mode follows who runs */
-	top_start(&t, &opt, OUT_BATCH);
-	t.live.give_back = fake_channel_give_back;
-	fake_channel_set_current(&fc);
-	write_events(&fc, &t);
-	check_uint(fc.relay[1].full, ==, 5);
-	top_view(&t, &v);
+	if (!fake_session_start(&s, NCPU, 4096, 4, false, OUT_BATCH))
+		return false;
+	write_events(&s.fc, &s.t);
+	check_uint(s.fc.relay[1].full, ==, 5);
+	top_view(&s.t, &v);
 	if (check(v.model != NULL))
 		for (unsigned int c = 0; c < NCPU; c++)
 			live->known[c] = sched_model_current(v.model, c,
 							     &live->task[c]);
-	check_int(top_finish(&t), ==, 0);
-	top_free(&t);
-	fake_channel_destroy(&fc);
+	check_int(top_finish(&s.t), ==, 0);
+	fake_session_stop(&s);
 	return true;
 }
 

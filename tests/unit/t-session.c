@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fake-channel.h"
+#include "fake-session.h"
 #include "record_merge.h"
 #include "record_writer.h"
 #include "top.h"
@@ -40,36 +40,18 @@
 
 static char record_path[] = "/tmp/t-session.XXXXXX";
 
-struct rig {
-	struct fake_channel fc;
-	struct options opt;
-	struct top t;
-};
-
-static bool rig_start(struct rig *r, unsigned int ncpus, bool overwrite,
-		      const char *record)
+/* The live mode on a fake channel of small sub-buffers (4 of 4096 bytes). */
+static bool rig_start(struct fake_session *r, unsigned int ncpus,
+		      bool overwrite, const char *record)
 {
 	memset(r, 0, sizeof(*r));
-	if (!fake_channel_create(&r->fc, ncpus, 4096, 4, overwrite))
-		return false;
-	r->opt.channel = r->fc.dir;
-	r->opt.interval = 1;
 	r->opt.record = record;
-	top_start(&r->t, &r->opt, OUT_NONE);
-	r->t.live.give_back = fake_channel_give_back;
-	fake_channel_set_current(&r->fc);
-	return true;
-}
-
-static void rig_stop(struct rig *r)
-{
-	top_free(&r->t);
-	fake_channel_destroy(&r->fc);
+	return fake_session_start(r, ncpus, 4096, 4, overwrite, OUT_NONE);
 }
 
 static void test_counts_and_flow(void)
 {
-	struct rig r;
+	struct fake_session r;
 	uint64_t produced = 0;
 
 	if (!check(rig_start(&r, 3, false, NULL)))
@@ -94,12 +76,12 @@ static void test_counts_and_flow(void)
 	check_uint(r.t.tally.st.total.events, ==, produced);
 	check_uint(r.t.app.ticks, ==, 1);
 	check(r.t.tally.st.total.events_rate > 0);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 static void test_reset_noticed(void)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
@@ -111,12 +93,12 @@ static void test_reset_noticed(void)
 	top_drain(&r.t);
 	check_uint(r.t.tally.st.cpu[0].events, ==, 7);
 	check(strstr(r.t.app.status, "channel reset (generation 2)") != NULL);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 static void test_buffers_go_and_come_back(void)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
@@ -135,12 +117,12 @@ static void test_buffers_go_and_come_back(void)
 	check(r.t.live.have_ch);
 	check(strstr(r.t.app.status, "channel is back") != NULL);
 	check_uint(r.t.live.cfg.generation, ==, r.fc.generation);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 static void test_cpu_comes_online(void)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 2, false, NULL)))
 		return;
@@ -163,12 +145,12 @@ static void test_cpu_comes_online(void)
 	}
 	check_uint(r.fc.relay[2].full, ==, 0);
 	check_uint(r.t.tally.st.cpu[2].events, ==, 40 + 1500);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 static void test_drops_counted(void)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 1, false, NULL)))
 		return;
@@ -179,10 +161,10 @@ static void test_drops_counted(void)
 	check_uint(r.fc.relay[0].full, ==, 30);
 	check_uint(r.t.tally.st.cpu[0].dropped, ==, 30);	/* from the stats file */
 	check_uint(r.t.tally.st.cpu[0].events, ==, 4 * 63);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
-static void put(struct rig *r, const char *name, const char *text)
+static void put(struct fake_session *r, const char *name, const char *text)
 {
 	char path[128];
 	FILE *f;
@@ -202,7 +184,7 @@ static void put(struct rig *r, const char *name, const char *text)
  */
 static void test_tick_reads_little(void)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 1, false, NULL)))
 		return;
@@ -235,7 +217,7 @@ static void test_tick_reads_little(void)
 	fake_relay_events(&r.fc.relay[0], 70);
 	top_tick(&r.t);
 	check_uint(r.t.tally.st.cpu[0].dropped, ==, r.fc.relay[0].full);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 static uint64_t fake_now;
@@ -246,7 +228,8 @@ static uint64_t fake_clock(void)
 }
 
 /* Which buffers the loop would poll now (their CPUs, as a bit mask). */
-static unsigned int polled(struct rig *r, struct pollfd *pfd, unsigned int *n)
+static unsigned int polled(struct fake_session *r, struct pollfd *pfd,
+			   unsigned int *n)
 {
 	struct live_source *ls = &r->t.live;
 	unsigned int mask = 0;
@@ -266,7 +249,7 @@ static unsigned int polled(struct rig *r, struct pollfd *pfd, unsigned int *n)
  */
 static void test_drain_timer(void)
 {
-	struct rig r;
+	struct fake_session r;
 	struct live_source *ls;
 	struct pollfd pfd[64];
 	unsigned int n, cap = 63;
@@ -321,7 +304,7 @@ static void test_drain_timer(void)
 	check_uint(polled(&r, pfd, &n) & 1u, ==, 1);
 	check_uint(r.fc.relay[0].full, ==, 0);
 	(void)t0;
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 /*
@@ -331,52 +314,48 @@ static void test_drain_timer(void)
  */
 static void test_self_noise(void)
 {
-	struct fake_channel fc;
-	struct options opt;
-	struct top t;
+	struct fake_session r;
 	int self = (int)getpid();
 	char path[] = "/tmp/t-session-self.XXXXXX";
 	int fd = mkstemp(path);
 
-	if (!check(fd >= 0) ||
-	    !check(fake_channel_create(&fc, 1, 4096, 4, false)))
+	if (!check(fd >= 0))
 		return;
 	close(fd);
-	memset(&opt, 0, sizeof(opt));
-	opt.channel = fc.dir;
-	opt.interval = 1;
-	opt.record = path;
-	top_start(&t, &opt, OUT_BATCH);
-	t.live.give_back = fake_channel_give_back;
-	fake_channel_set_current(&fc);
-	check_int(t.tally.self_pid, ==, self);
-	fc.relay[0].next_id = (uint64_t)self;	/* a switch out of us */
-	fake_relay_event(&fc.relay[0], SCHED_RELAY_SWITCH);
-	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);	/* not us */
-	fc.relay[0].next_id = (uint64_t)self;	/* we are woken */
-	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
-	fake_relay_events(&fc.relay[0], 3);
-	top_drain(&t);
-	check_uint(t.tally.self_events, ==, 2);
-	check_uint(t.tally.st.cpu[0].events, ==, 6);
-	top_key(&t, 'i');
-	check(t.tally.hide_self);
-	check(strstr(t.app.status, "hidden") != NULL);
-	fc.relay[0].next_id = (uint64_t)self;
-	fake_relay_event(&fc.relay[0], SCHED_RELAY_WAKEUP);
-	fake_relay_events(&fc.relay[0], 2);
-	top_drain(&t);
-	check_uint(t.tally.self_events, ==, 3);
-	check_uint(t.tally.st.cpu[0].events, ==, 8);	/* 9 less ours */
-	check_uint(t.rec->records, ==, 9);		/* all recorded */
-	top_free(&t);
-	fake_channel_destroy(&fc);
+	memset(&r, 0, sizeof(r));
+	r.opt.record = path;
+	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_BATCH))) {
+		unlink(path);
+		return;
+	}
+	check_int(r.t.tally.self_pid, ==, self);
+	r.fc.relay[0].next_id = (uint64_t)self;	/* a switch out of us */
+	fake_relay_event(&r.fc.relay[0], SCHED_RELAY_SWITCH);
+	/* not us */
+	fake_relay_event(&r.fc.relay[0], SCHED_RELAY_WAKEUP);
+	r.fc.relay[0].next_id = (uint64_t)self;	/* we are woken */
+	fake_relay_event(&r.fc.relay[0], SCHED_RELAY_WAKEUP);
+	fake_relay_events(&r.fc.relay[0], 3);
+	top_drain(&r.t);
+	check_uint(r.t.tally.self_events, ==, 2);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 6);
+	top_key(&r.t, 'i');
+	check(r.t.tally.hide_self);
+	check(strstr(r.t.app.status, "hidden") != NULL);
+	r.fc.relay[0].next_id = (uint64_t)self;
+	fake_relay_event(&r.fc.relay[0], SCHED_RELAY_WAKEUP);
+	fake_relay_events(&r.fc.relay[0], 2);
+	top_drain(&r.t);
+	check_uint(r.t.tally.self_events, ==, 3);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 8);	/* 9 less ours */
+	check_uint(r.t.rec->records, ==, 9);		/* all recorded */
+	fake_session_stop(&r);
 	unlink(path);
 }
 
 static void test_overwrite_losses_counted(void)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 1, true, NULL)))
 		return;
@@ -388,13 +367,13 @@ static void test_overwrite_losses_counted(void)
 		   r.fc.relay[0].events);
 	check_uint(r.t.tally.st.cpu[0].lost, >, 0);
 	check_int((int)(r.t.tally.st.cpu[0].fill * 100), ==, 100);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 /* The recording of all that says the same. */
 static void test_recording_says_it_all(void)
 {
-	struct rig r;
+	struct fake_session r;
 	struct record_stream rs;
 	struct record_item it;
 	uint64_t records[2] = { 0 }, dropped[2] = { 0 }, written[2] = { 0 };
@@ -422,7 +401,7 @@ static void test_recording_says_it_all(void)
 	fake_channel_sync_files(&r.fc);
 	rc = top_finish(&r.t);
 	check_int(rc, ==, 0);
-	rig_stop(&r);
+	fake_session_stop(&r);
 
 	rc = record_stream_open(&rs, record_path);
 	check_int(rc, ==, 0);
@@ -485,7 +464,7 @@ static void scan_drops(struct drops_seen *d)
  * (a full buffer starts no sub-buffer to carry them), and tick once so
  * that relaytop reads both.  False if the rig did not start.
  */
-static bool record_stats_only_drops(struct rig *r)
+static bool record_stats_only_drops(struct fake_session *r)
 {
 	int fd = mkstemp(record_path);
 
@@ -503,7 +482,7 @@ static bool record_stats_only_drops(struct rig *r)
 static void test_stats_drops_survive_reset(void)
 {
 	struct drops_seen d;
-	struct rig r;
+	struct fake_session r;
 
 	if (!record_stats_only_drops(&r))
 		return;
@@ -511,7 +490,7 @@ static void test_stats_drops_survive_reset(void)
 	fake_relay_events(&r.fc.relay[0], 5);
 	top_drain(&r.t);
 	check_int(top_finish(&r.t), ==, 0);
-	rig_stop(&r);
+	fake_session_stop(&r);
 
 	scan_drops(&d);
 	check_uint(d.restarts, ==, 1);
@@ -525,7 +504,7 @@ static void test_stats_drops_survive_reset(void)
 static void test_stats_drops_survive_gone(void)
 {
 	struct drops_seen d;
-	struct rig r;
+	struct fake_session r;
 
 	if (!record_stats_only_drops(&r))
 		return;
@@ -539,7 +518,7 @@ static void test_stats_drops_survive_gone(void)
 	fake_relay_events(&r.fc.relay[0], 5);
 	fake_channel_sync_files(&r.fc);
 	check_int(top_finish(&r.t), ==, 0);
-	rig_stop(&r);
+	fake_session_stop(&r);
 
 	scan_drops(&d);
 	check_uint(d.dropped, ==, 11);
@@ -549,7 +528,7 @@ static void test_stats_drops_survive_gone(void)
 
 static void test_pause_freezes_view(void)
 {
-	struct rig r;
+	struct fake_session r;
 	struct view v;
 	struct sched_task before, now;
 	unsigned int intervals;
@@ -592,7 +571,7 @@ static void test_pause_freezes_view(void)
 	top_view(&r.t, &v);
 	check(!v.paused);
 	check_uint(v.st->cpu[0].events, ==, 150);
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 static int read_only_give_back(void *cc, uint64_t n)
@@ -605,7 +584,7 @@ static int read_only_give_back(void *cc, uint64_t n)
 /* Hand-back refused (EBADF) in OVERWRITE mode: what the status line says. */
 static void read_only(bool overwrite)
 {
-	struct rig r;
+	struct fake_session r;
 
 	if (!check(rig_start(&r, 1, overwrite, NULL)))
 		return;
@@ -621,7 +600,7 @@ static void read_only(bool overwrite)
 		check(r.t.app.status_error);
 		check(strstr(r.t.app.status, "read-only") != NULL);
 	}
-	rig_stop(&r);
+	fake_session_stop(&r);
 }
 
 int main(void)
