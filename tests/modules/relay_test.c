@@ -95,6 +95,17 @@ struct relay_test_chan {
 	u64 *seq;			/* nr_cpu_ids entries */
 };
 
+/* A file of one channel's (write, reset, stats): the channel it acts on. */
+struct relay_test_chan_attr {
+	struct kobj_attribute attr;
+	struct relay_test_chan *tc;	/* relay_test_sysfs, _dbg or _glob */
+};
+
+static struct relay_test_chan *relay_test_chan_of(struct kobj_attribute *attr)
+{
+	return container_of(attr, struct relay_test_chan_attr, attr)->tc;
+}
+
 static DEFINE_MUTEX(relay_test_lock);	/* everything below */
 static struct kobject *relay_test_kobj;
 static struct relay_test_chan relay_test_sysfs;
@@ -206,9 +217,11 @@ static int relay_test_parse_method(const char *s, enum relay_test_method *m)
 }
 
 /* "CPU COUNT SIZE [METHOD]" */
-static ssize_t relay_test_write(struct relay_test_chan *tc, const char *buf,
+static ssize_t relay_test_write(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
 				size_t count)
 {
+	struct relay_test_chan *tc = relay_test_chan_of(attr);
 	struct relay_test_job job = { };
 	char method[16] = "";
 	int n, end = 0;
@@ -901,8 +914,10 @@ static ssize_t hotplug_race_store(struct kobject *kobj,
 
 /* --- attributes ----------------------------------------------------------- */
 
-static ssize_t relay_test_show_stats(struct relay_test_chan *tc, char *buf)
+static ssize_t relay_test_stats(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
 {
+	struct relay_test_chan *tc = relay_test_chan_of(attr);
 	struct rchan_buf_stats st;
 	struct rchan_buf *rbuf;
 	unsigned int cpu;
@@ -1002,15 +1017,11 @@ static ssize_t present_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return ret ? ret : count;
 }
 
-static ssize_t write_store(struct kobject *kobj, struct kobj_attribute *attr,
-			   const char *buf, size_t count)
-{
-	return relay_test_write(&relay_test_sysfs, buf, count);
-}
-
-static ssize_t relay_test_reset(struct relay_test_chan *tc, const char *buf,
+static ssize_t relay_test_reset(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
 				size_t count)
 {
+	struct relay_test_chan *tc = relay_test_chan_of(attr);
 	ssize_t ret;
 
 	if (relay_test_parse_one(buf))
@@ -1027,12 +1038,6 @@ static ssize_t relay_test_reset(struct relay_test_chan *tc, const char *buf,
 	return ret;
 }
 
-static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
-			   const char *buf, size_t count)
-{
-	return relay_test_reset(&relay_test_sysfs, buf, count);
-}
-
 static ssize_t flush_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
 {
@@ -1045,12 +1050,6 @@ static ssize_t flush_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
-static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	return relay_test_show_stats(&relay_test_sysfs, buf);
-}
-
 static ssize_t callbacks_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
@@ -1058,59 +1057,30 @@ static ssize_t callbacks_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  atomic_long_read(&relay_test_bad_private));
 }
 
-static ssize_t debugfs_write_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
-				   const char *buf, size_t count)
-{
-	return relay_test_write(&relay_test_dbg, buf, count);
-}
-
-static ssize_t debugfs_reset_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
-				   const char *buf, size_t count)
-{
-	return relay_test_reset(&relay_test_dbg, buf, count);
-}
-
-static ssize_t debugfs_stats_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	return relay_test_show_stats(&relay_test_dbg, buf);
-}
-
-static ssize_t global_write_store(struct kobject *kobj,
-				  struct kobj_attribute *attr,
-				  const char *buf, size_t count)
-{
-	return relay_test_write(&relay_test_glob, buf, count);
-}
-
-static ssize_t global_reset_store(struct kobject *kobj,
-				  struct kobj_attribute *attr,
-				  const char *buf, size_t count)
-{
-	return relay_test_reset(&relay_test_glob, buf, count);
-}
-
-static ssize_t global_stats_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return relay_test_show_stats(&relay_test_glob, buf);
-}
-
 static struct kobj_attribute geometry_attr = __ATTR_RW(geometry);
 static struct kobj_attribute present_attr = __ATTR_RW(present);
-static struct kobj_attribute write_attr = __ATTR_WO(write);
-static struct kobj_attribute reset_attr = __ATTR_WO(reset);
 static struct kobj_attribute flush_attr = __ATTR_WO(flush);
-static struct kobj_attribute stats_attr = __ATTR_RO(stats);
 static struct kobj_attribute callbacks_attr = __ATTR_RO(callbacks);
-static struct kobj_attribute debugfs_write_attr = __ATTR_WO(debugfs_write);
-static struct kobj_attribute debugfs_reset_attr = __ATTR_WO(debugfs_reset);
-static struct kobj_attribute debugfs_stats_attr = __ATTR_RO(debugfs_stats);
-static struct kobj_attribute global_write_attr = __ATTR_WO(global_write);
-static struct kobj_attribute global_reset_attr = __ATTR_WO(global_reset);
-static struct kobj_attribute global_stats_attr = __ATTR_RO(global_stats);
+
+/* PREFIX##write, PREFIX##reset and PREFIX##stats of the channel CHAN */
+#define RELAY_TEST_CHAN_ATTRS(prefix, chan)				\
+static struct relay_test_chan_attr prefix##write_attr = {		\
+	.attr = __ATTR(prefix##write, 0200, NULL, relay_test_write),	\
+	.tc = &(chan),							\
+};									\
+static struct relay_test_chan_attr prefix##reset_attr = {		\
+	.attr = __ATTR(prefix##reset, 0200, NULL, relay_test_reset),	\
+	.tc = &(chan),							\
+};									\
+static struct relay_test_chan_attr prefix##stats_attr = {		\
+	.attr = __ATTR(prefix##stats, 0444, relay_test_stats, NULL),	\
+	.tc = &(chan),							\
+}
+
+RELAY_TEST_CHAN_ATTRS(, relay_test_sysfs);
+RELAY_TEST_CHAN_ATTRS(debugfs_, relay_test_dbg);
+RELAY_TEST_CHAN_ATTRS(global_, relay_test_glob);
+
 static struct kobj_attribute bench_attr = __ATTR(bench, 0600, bench_show, bench_store);
 static struct kobj_attribute storm_attr = __ATTR(storm, 0600, storm_show, storm_store);
 static struct kobj_attribute clash_attr = __ATTR(clash, 0600, clash_show, clash_store);
@@ -1121,17 +1091,17 @@ static struct kobj_attribute hotplug_race_attr =
 static struct attribute *relay_test_attrs[] = {
 	&geometry_attr.attr,
 	&present_attr.attr,
-	&write_attr.attr,
-	&reset_attr.attr,
+	&write_attr.attr.attr,
+	&reset_attr.attr.attr,
 	&flush_attr.attr,
-	&stats_attr.attr,
+	&stats_attr.attr.attr,
 	&callbacks_attr.attr,
-	&debugfs_write_attr.attr,
-	&debugfs_reset_attr.attr,
-	&debugfs_stats_attr.attr,
-	&global_write_attr.attr,
-	&global_reset_attr.attr,
-	&global_stats_attr.attr,
+	&debugfs_write_attr.attr.attr,
+	&debugfs_reset_attr.attr.attr,
+	&debugfs_stats_attr.attr.attr,
+	&global_write_attr.attr.attr,
+	&global_reset_attr.attr.attr,
+	&global_stats_attr.attr.attr,
 	&bench_attr.attr,
 	&storm_attr.attr,
 	&clash_attr.attr,
