@@ -60,58 +60,51 @@ static int geometry(unsigned int size, unsigned int n, int mode)
 	return ctl("geometry", "%u %u %d\n", size, n, mode);
 }
 
-static int put_records(unsigned int cpu, unsigned long count,
-		       unsigned int size, const char *method)
+/*
+ * Have the module write @count records of @size bytes on @cpu to the
+ * channel whose write file is @file (write, debugfs_write, global_write),
+ * with relay_write() or the @method named (NULL: the file's default).
+ */
+static int put_records(const char *file, const char *method,
+		       unsigned int cpu, unsigned long count, unsigned int size)
 {
-	return ctl("write", "%u %lu %u %s\n", cpu, count, size, method);
-}
-
-static int put_glob_records(unsigned int cpu, unsigned long count,
-			    unsigned int size)
-{
-	return ctl("global_write", "%u %lu %u\n", cpu, count, size);
-}
-
-static int put_dbg_records(unsigned int cpu, unsigned long count,
-			   unsigned int size)
-{
-	return ctl("debugfs_write", "%u %lu %u\n", cpu, count, size);
+	if (method)
+		return ctl(file, "%u %lu %u %s\n", cpu, count, size, method);
+	return ctl(file, "%u %lu %u\n", cpu, count, size);
 }
 
 /*
  * check_int() evaluates its operands more than once, so calls with side
- * effects are made first and their results checked: put() and put_dbg()
- * write records and check that the module took the request.
+ * effects are made first and their results checked: put_to() writes
+ * records and checks that the module took the request; put(), put_dbg()
+ * and put_glob() name the channel.
  */
+static bool put_to(const char *file, const char *method, unsigned int cpu,
+		   unsigned long count, unsigned int size)
+{
+	int ret = put_records(file, method, cpu, count, size);
+
+	if (ret)
+		test_msg("%s %u %lu %u%s%s: %s", file, cpu, count, size,
+			 method ? " " : "", method ? method : "",
+			 strerror(-ret));
+	return check_int(ret, ==, 0);
+}
+
 static bool put(unsigned int cpu, unsigned long count, unsigned int size,
 		const char *method)
 {
-	int ret = put_records(cpu, count, size, method);
-
-	if (ret)
-		test_msg("write %u %lu %u %s: %s", cpu, count, size, method,
-			 strerror(-ret));
-	return check_int(ret, ==, 0);
+	return put_to("write", method, cpu, count, size);
 }
 
 static bool put_dbg(unsigned int cpu, unsigned long count, unsigned int size)
 {
-	int ret = put_dbg_records(cpu, count, size);
-
-	if (ret)
-		test_msg("debugfs_write %u %lu %u: %s", cpu, count, size,
-			 strerror(-ret));
-	return check_int(ret, ==, 0);
+	return put_to("debugfs_write", NULL, cpu, count, size);
 }
 
 static bool put_glob(unsigned int cpu, unsigned long count, unsigned int size)
 {
-	int ret = put_glob_records(cpu, count, size);
-
-	if (ret)
-		test_msg("global_write %u %lu %u: %s", cpu, count, size,
-			 strerror(-ret));
-	return check_int(ret, ==, 0);
+	return put_to("global_write", NULL, cpu, count, size);
 }
 
 static void buf_path(char *path, size_t len, unsigned int cpu)
@@ -393,7 +386,7 @@ static void poll_wakes(bool use_epoll, unsigned int cpu)
 	if (pid == 0) {
 		sleep_ms(300);
 		/* the 65th record starts sub-buffer 1: sub-buffer 0 is ready */
-		_exit(put_records(cpu, 60, 64, "write") ? 1 : 0);
+		_exit(put_records("write", "write", cpu, 60, 64) ? 1 : 0);
 	}
 	start = now();
 	if (use_epoll) {
