@@ -137,14 +137,20 @@ static unsigned int ask(struct app *a, const struct source *src, int what,
 	return REACT_REDRAW;
 }
 
+/* Say how the tasks are sorted. */
+static void tasks_sort_status(struct app *a)
+{
+	app_status(a, false, "tasks sorted by %s%s",
+		   task_col_title(a->tasks.sort),
+		   a->tasks.reverse ? ", reversed" : "");
+}
+
 /* The next sort of the view shown. */
 static void next_sort(struct app *a)
 {
 	if (a->mode == VIEW_TASKS) {
 		a->tasks.sort = (a->tasks.sort + 1) % TCOL_NR;
-		app_status(a, false, "tasks sorted by %s%s",
-			   task_col_title(a->tasks.sort),
-			   a->tasks.reverse ? ", reversed" : "");
+		tasks_sort_status(a);
 		return;
 	}
 	a->sort = (a->sort + 1) % SORT_NR;
@@ -207,9 +213,7 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 		return REACT_REDRAW;
 	case CMD_REVERSE:
 		a->tasks.reverse = !a->tasks.reverse;
-		app_status(a, false, "tasks sorted by %s%s",
-			   task_col_title(a->tasks.sort),
-			   a->tasks.reverse ? ", reversed" : "");
+		tasks_sort_status(a);
 		return REACT_REDRAW;
 	case CMD_GROUP:
 		a->tasks.group = !a->tasks.group;
