@@ -40,14 +40,13 @@ void stats_copy(struct stats *dst, const struct stats *src)
 	memcpy(cpu, src->cpu, src->ncpus * sizeof(*cpu));
 }
 
+/* CPU's stats, the array grown (zeroed) to it: ncpus counts CPUs seen. */
 static struct cpu_stats *cpu_of(struct stats *st, unsigned int cpu)
 {
 	if (cpu >= st->ncpus) {
-		struct cpu_stats *p = xcalloc(cpu + 1, sizeof(*p));
+		unsigned int room = st->ncpus;
 
-		memcpy(p, st->cpu, st->ncpus * sizeof(*p));
-		free(st->cpu);
-		st->cpu = p;
+		st->cpu = xgrow(st->cpu, &room, cpu, sizeof(*st->cpu));
 		st->ncpus = cpu + 1;
 	}
 	return &st->cpu[cpu];

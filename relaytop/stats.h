@@ -54,7 +54,7 @@ enum stats_sort {
 };
 
 struct stats {
-	unsigned int ncpus;		/* size of cpu[] */
+	unsigned int ncpus;		/* entries of cpu[] (it may hold more) */
 	struct cpu_stats *cpu;
 	struct cpu_stats total;		/* sums (fill: the worst CPU) */
 	uint64_t start_ns;		/* when counting began */
