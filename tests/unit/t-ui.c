@@ -14,6 +14,8 @@
  *   tasks), l the latency view (per CPU rows, all, the histogram's
  *   header), and l again the CPU table; the help fits 80x24 by
  *   scrolling;
+ * - -C 0,1 narrows every table: the CPU table shows rows 0 and 1 only,
+ *   the latency view too, and its title names the filter;
  * - with NO_COLOR (or --no-color) the screen has no colours;
  * - q quits with status 0 and gives the terminal back;
  * - recording with the screen on, closing the terminal (SIGHUP) still
@@ -273,6 +275,29 @@ static void test_views(void)
 	check(wait_for("CPU EVENTS/s"));
 }
 
+static bool rows_0_1_only(const char *screen)
+{
+	return strstr(screen, "\n  0 ") && strstr(screen, "\n  1 ") &&
+	       !strstr(screen, "\n  2 ") && !strstr(screen, "\n  3 ") &&
+	       strstr(screen, "\nall ");
+}
+
+static void test_cpu_filter(void)
+{
+	tmux("tmux send-keys -t %s q%s", "");
+	check(wait_for("EXITED=0"));
+	start_relaytop("", "-C 0,1");
+	check(wait_for("CPU EVENTS/s"));
+	check(wait_until(rates_moved, "a rate above 0 in the all row"));
+	check(wait_until(rows_0_1_only, "rows of CPUs 0 and 1 only"));
+	tmux("tmux send-keys -t %s l%s", "");
+	check(wait_for("LATENCY wakeup -> switch-in all CPUs"));
+	check(wait_for("-C 0-1"));
+	check(wait_until(rows_0_1_only, "latency rows of CPUs 0 and 1 only"));
+	tmux("tmux send-keys -t %s l%s", "");
+	check(wait_for("CPU EVENTS/s"));
+}
+
 static void test_no_color(void)
 {
 	/* colours: the header bar's background (cyan) */
@@ -353,6 +378,7 @@ int main(void)
 	TEST(test_help(), "h shows the help and h takes it away");
 	TEST(test_resize(), "a resize redraws at the new size");
 	TEST(test_views(), "RUNNING, the summary toggle, the tasks and latency views, the help scrolls");
+	TEST(test_cpu_filter(), "-C 0,1: the CPU table and the latency view show CPUs 0 and 1 only");
 	TEST(test_no_color(), "NO_COLOR and --no-color: no colours");
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");

@@ -3,6 +3,11 @@
  * t-views.c - pins what the screen, the batch blocks and --report show of
  * CPUs, reused pids and records out of time order (relaytop/tally.c,
  * sched_model.c, time_merge.c, sched_text.c, batch.c, report.c):
+ * - -C narrows the CPU table: the tally keeps the statistics (rows, the
+ *   all row's sums) of only the CPUs -C names, and a batch block shows
+ *   only them; the models still take every CPU's records, so a wakeup on
+ *   a CPU -C leaves out still starts the latency of a switch-in on one
+ *   it takes;
  * - the time merge keeps at most max_queued items waiting: past that
  *   the oldest go on in time order without the watermark (counted as
  *   forced), and a record older than them counts as late;
@@ -43,6 +48,108 @@ static struct sched_relay_record task_rec(uint64_t ts, uint8_t type,
 }
 
 /* prev (named pcomm, left in state) switched out for next (ncomm). */
+static struct sched_relay_record switch_rec(uint64_t ts, int32_t prev,
+					    int32_t ptgid, const char *pcomm,
+					    uint8_t state, int32_t next,
+					    int32_t ntgid, const char *ncomm)
+{
+	struct sched_relay_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = SCHED_RELAY_SWITCH;
+	r.pid = prev;
+	r.tgid = ptgid;
+	r.pid2 = next;
+	r.tgid2 = ntgid;
+	r.prio = r.prio2 = 120;
+	r.state = state;
+	snprintf(r.comm, sizeof(r.comm), "%s", pcomm);
+	snprintf(r.comm2, sizeof(r.comm2), "%s", ncomm);
+	return r;
+}
+
+/* ---- -C and the CPU table ------------------------------------------- */
+
+static void settle(struct feed_sink *s, unsigned int cpu,
+		   const struct sched_relay_record *r, uint32_t n)
+{
+	struct subbuf_chunk c;
+
+	memset(&c, 0, sizeof(c));
+	c.cpu = cpu;
+	c.nrec = n;
+	c.recs = r;
+	for (uint32_t i = 0; i < n; i++)
+		c.mix[r[i].type]++;
+	s->stage(s->ctx, &c);
+	s->settle(s->ctx, &c, true);
+}
+
+static void test_cpu_filter(void)
+{
+	struct tally t;
+	struct filter f;
+	struct feed_sink s;
+	struct view v;
+	unsigned int order[4];
+	struct sched_relay_record r[40];
+	char msg[128], *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	memset(&f, 0, sizeof(f));
+	check_int(filter_parse_cpus(&f, "0,2", msg, sizeof(msg)), ==, 0);
+	tally_init(&t, 0, 0, true);
+	tally_figures(&t, true);
+	tally_filter(&t, &f);
+	s = tally_sink(&t);
+	for (unsigned int cpu = 0; cpu < 4; cpu++) {
+		struct feed_event e = { .kind = FEED_CPU_ON, .cpu = cpu };
+
+		s.event(s.ctx, &e);
+	}
+	/* CPU c: 10 (c + 1) exits; CPU 1's first record wakes pid 7 for
+	 * CPU 0, whose first switches it in 1 us later */
+	for (unsigned int cpu = 0; cpu < 4; cpu++) {
+		uint32_t n = 10 * (cpu + 1);
+
+		for (uint32_t i = 0; i < n; i++)
+			r[i] = task_rec(1000 + 10 * i, SCHED_RELAY_EXIT,
+					100 + (int32_t)cpu, 100, "x", cpu);
+		if (cpu == 1)
+			r[0] = task_rec(500, SCHED_RELAY_WAKEUP, 7, 7, "w", 0);
+		if (cpu == 0)
+			r[0] = switch_rec(1500, 0, 0, "idle", 0, 7, 7, "w");
+		settle(&s, cpu, r, n);
+	}
+	tally_tick(&t, SEC, 1000000);
+	/* the table: CPUs 0 and 2, the all row their sum */
+	check_uint(stats_order(&t.st, SORT_CPU, order), ==, 2);
+	check_uint(order[0], ==, 0);
+	check_uint(order[1], ==, 2);
+	check_uint((uint64_t)t.st.total.events_rate, ==, 40);
+	/* the latency: CPU 0's, its wakeup on CPU 1 */
+	check_uint(t.merged.cpu[0].lat_last.count, ==, 1);
+	check_uint(t.merged.cpu[0].lat_last.max_ns, ==, 1000);
+
+	memset(&v, 0, sizeof(v));
+	v.st = &t.st;
+	v.elapsed = 1;
+	out = open_memstream(&text, &len);
+	batch_print(out, &v);
+	fclose(out);
+	check(strstr(text, "\n0 ") != NULL);
+	check(strstr(text, "\n2 ") != NULL);
+	check(strstr(text, "\n1 ") == NULL);
+	check(strstr(text, "\n3 ") == NULL);
+	check(strstr(text, "\nall          40 ") != NULL);
+	if (test_failed())
+		test_msg("the block:\n%s", text);
+	free(text);
+	tally_free(&t);
+}
+
 /* ---- the time merge's bound ------------------------------------------ */
 
 struct handed {
@@ -98,6 +205,7 @@ static void test_merge_bound(void)
 
 int main(void)
 {
+	TEST(test_cpu_filter(), "-C narrows the CPU table and its all row; latencies still start anywhere");
 	TEST(test_merge_bound(), "the time merge holds at most max_queued items, oldest first out");
 	return test_done();
 }
