@@ -18,6 +18,12 @@
  *
  * Records are taken in the order given; time-ordered input (a recording's
  * merged stream) gives exact latencies across CPUs.
+ *
+ * Tasks are kept by pid, and a pid is reused: the entry of a pid starts
+ * again from nothing when the records show a new task behind it: a fork
+ * naming it as the child, a thread group id other than the entry's, or,
+ * once the entry's task exited, another name.  (A name change alone,
+ * as exec makes, is the same task.)
  */
 #ifndef RELAYTOP_SCHED_MODEL_H
 #define RELAYTOP_SCHED_MODEL_H
@@ -103,6 +109,7 @@ struct sched_task_stats {
 	unsigned int woken_cpu;	/* where it is to run (target, migrations) */
 	bool have_cpu;
 	unsigned int last_cpu;	/* where it was last switched in */
+	bool exited;		/* a sched_process_exit was seen */
 	/* the interval in progress, the last one, since start or zeroing */
 	struct sched_counts iv, last, all;
 };
@@ -130,6 +137,8 @@ struct sched_model {
 	bool *used;
 	size_t ntasks, cap;
 	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+	uint64_t reused;		/* task entries started again: a
+					 * new task with a known pid */
 	size_t nwaiting;		/* tasks waiting for their switch-in */
 	/* which tasks and CPUs the counts (sched_counts, the CPUs' latency
 	 * distributions) take in; NULL: all */

@@ -8,6 +8,10 @@
  *   only them; the models still take every CPU's records, so a wakeup on
  *   a CPU -C leaves out still starts the latency of a switch-in on one
  *   it takes;
+ * - a pid reused by a new task starts a new task entry, without the old
+ *   task's counts: a fork naming the pid as its child, another thread
+ *   group id, or, once the task exited, another name; an exec's rename
+ *   (no exit) and the exiting task's own last switch-out keep the entry;
  * - the time merge keeps at most max_queued items waiting: past that
  *   the oldest go on in time order without the watermark (counted as
  *   forced), and a record older than them counts as late;
@@ -150,6 +154,88 @@ static void test_cpu_filter(void)
 	tally_free(&t);
 }
 
+/* ---- reused pids ---------------------------------------------------- */
+
+/* pid ran once on CPU 0 from ts to ts + 100 (woken at ts - 50). */
+static void ran(struct sched_model *m, uint64_t ts, int32_t pid,
+		int32_t tgid, const char *comm, uint8_t state)
+{
+	struct sched_relay_record r;
+
+	r = task_rec(ts - 50, SCHED_RELAY_WAKEUP, pid, tgid, comm, 0);
+	sched_model_record(m, 0, &r, NULL);
+	r = switch_rec(ts, 0, 0, "swapper/0", 0, pid, tgid, comm);
+	sched_model_record(m, 0, &r, NULL);
+	r = switch_rec(ts + 100, pid, tgid, comm, state, 0, 0, "swapper/0");
+	sched_model_record(m, 0, &r, NULL);
+}
+
+static uint64_t switches(const struct sched_model *m, int32_t pid)
+{
+	const struct sched_task_stats *t = sched_model_task(m, pid);
+
+	return t ? t->all.switches : 0;
+}
+
+static void test_pid_reuse(void)
+{
+	struct sched_model m;
+	struct sched_relay_record r;
+	const struct sched_task_stats *t;
+
+	sched_model_init(&m, 1);
+	sched_model_start(&m, 0);
+
+	/* an exec renames a task that goes on: the same entry */
+	ran(&m, 1000, 50, 50, "sh", SCHED_RELAY_STATE_SLEEPING);
+	ran(&m, 2000, 50, 50, "make", SCHED_RELAY_STATE_SLEEPING);
+	check_uint(switches(&m, 50), ==, 2);
+	check_uint(m.reused, ==, 0);
+
+	/* it exits; its own last switch-out (same name) is still it */
+	ran(&m, 3000, 50, 50, "make", SCHED_RELAY_STATE_RUNNING);
+	r = task_rec(3050, SCHED_RELAY_EXIT, 50, 50, "make", 0);
+	sched_model_record(&m, 0, &r, NULL);
+	r = switch_rec(3080, 0, 0, "swapper/0", 0, 50, 50, "make");
+	sched_model_record(&m, 0, &r, NULL);
+	r = switch_rec(3090, 50, 50, "make", SCHED_RELAY_STATE_DEAD, 0, 0,
+		       "swapper/0");
+	sched_model_record(&m, 0, &r, NULL);
+	check_uint(switches(&m, 50), ==, 4);
+	check_uint(m.reused, ==, 0);
+
+	/* then another name behind pid 50: a new task, from nothing */
+	ran(&m, 4000, 50, 50, "cc1", SCHED_RELAY_STATE_SLEEPING);
+	t = sched_model_task(&m, 50);
+	check_uint(m.reused, ==, 1);
+	check_uint(switches(&m, 50), ==, 1);
+	check_uint(t->all.wakeups, ==, 1);
+	check_uint(t->runs, ==, 1);
+	check(!t->exited);
+	check_str(t->task.comm, "cc1");
+
+	/* a fork naming it as the child (its exit was not seen: lost) */
+	r = task_rec(5000, SCHED_RELAY_FORK, 60, 60, "bash", 0);
+	r.pid2 = 50;
+	r.tgid2 = 50;
+	snprintf(r.comm2, sizeof(r.comm2), "%s", "bash");
+	sched_model_record(&m, 0, &r, NULL);
+	check_uint(m.reused, ==, 2);
+	check_uint(switches(&m, 50), ==, 0);
+	check_str(sched_model_task(&m, 50)->task.comm, "bash");
+	ran(&m, 6000, 50, 50, "bash", SCHED_RELAY_STATE_SLEEPING);
+	check_uint(switches(&m, 50), ==, 1);
+
+	/* another thread group, same pid (no exit, no fork seen) */
+	ran(&m, 7000, 50, 70, "bash", SCHED_RELAY_STATE_SLEEPING);
+	check_uint(m.reused, ==, 3);
+	check_uint(switches(&m, 50), ==, 1);
+	check_uint(sched_model_task(&m, 50)->task.tgid, ==, 70);
+	/* nothing is waiting any more: every wakeup got its switch-in */
+	check_uint(m.nwaiting, ==, 0);
+	sched_model_free(&m);
+}
+
 /* ---- the time merge's bound ------------------------------------------ */
 
 struct handed {
@@ -206,6 +292,7 @@ static void test_merge_bound(void)
 int main(void)
 {
 	TEST(test_cpu_filter(), "-C narrows the CPU table and its all row; latencies still start anywhere");
+	TEST(test_pid_reuse(), "a reused pid is a new task: fork, other tgid, other name after exit; exec and the last switch-out are not");
 	TEST(test_merge_bound(), "the time merge holds at most max_queued items, oldest first out");
 	return test_done();
 }
