@@ -486,6 +486,12 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	if (!ev)
 		ev = &dummy;
 	memset(ev, 0, sizeof(*ev));
+	/* out of time order: what it says may have come too late for
+	 * the figures (a latency already ended, a run already charged) */
+	if (ts < m->newest)
+		m->late++;
+	else
+		m->newest = ts;
 	/* Runs need time to go forward on a CPU.  A real recording's does;
 	 * a damaged one's may not: such a record gets the time of the
 	 * newest before it, and the CPU counts it. */
@@ -539,6 +545,15 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	}
 }
 
+bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu)
+{
+	const struct sched_cpu *c = sched_model_cpu(m, cpu);
+
+	return c && (c->records || c->gaps || c->lat_all.count ||
+		     c->lat_all.missed || c->lat_last.count ||
+		     c->lat_last.missed);
+}
+
 bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 			 struct sched_task *t)
 {
@@ -586,6 +601,7 @@ void sched_model_interval(struct sched_model *m, uint64_t now)
 
 void sched_model_zero(struct sched_model *m)
 {
+	m->late = 0;
 	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
 		memset(&m->cpu[cpu].lat_all, 0, sizeof(m->cpu[cpu].lat_all));
 	for (size_t i = 0; i < m->cap; i++)

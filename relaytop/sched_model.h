@@ -17,7 +17,9 @@
  * CPU (no end state then).
  *
  * Records are taken in the order given; time-ordered input (a recording's
- * merged stream) gives exact latencies across CPUs.
+ * merged stream) gives exact latencies across CPUs.  A record older than
+ * one the model already took (from any CPU) is counted as late: the
+ * figures may be off by what it would have changed.
  *
  * Tasks are kept by pid, and a pid is reused: the entry of a pid starts
  * again from nothing when the records show a new task behind it: a fork
@@ -137,6 +139,10 @@ struct sched_model {
 	bool *used;
 	size_t ntasks, cap;
 	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+	uint64_t newest;		/* the newest record's time, any CPU */
+	uint64_t late;			/* records older than newest when
+					 * they came, since the start or
+					 * the zeroing */
 	uint64_t reused;		/* task entries started again: a
 					 * new task with a known pid */
 	size_t nwaiting;		/* tasks waiting for their switch-in */
@@ -194,6 +200,9 @@ const struct sched_cpu *sched_model_cpu(const struct sched_model *m,
  * task counts as known. */
 bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 			 struct sched_task *t);
+/* Whether the model has anything of cpu: a record, a gap or a latency
+ * (a CPU never online has none, and no table shows a row for it). */
+bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu);
 /* What is known of task pid, or NULL. */
 const struct sched_task_stats *sched_model_task(const struct sched_model *m,
 						int32_t pid);

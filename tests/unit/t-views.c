@@ -12,9 +12,13 @@
  *   task's counts: a fork naming the pid as its child, another thread
  *   group id, or, once the task exited, another name; an exec's rename
  *   (no exit) and the exiting task's own last switch-out keep the entry;
+ * - the model counts records that come older than one it already took
+ *   (late), and the latency table ("# late N") says how many, live and
+ *   in --report alike (a recording whose CPU's time went back);
  * - the time merge keeps at most max_queued items waiting: past that
  *   the oldest go on in time order without the watermark (counted as
  *   forced), and a record older than them counts as late;
+ * - the latency table has no row for a CPU the model has nothing of.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +240,82 @@ static void test_pid_reuse(void)
 	sched_model_free(&m);
 }
 
+/* ---- late records ---------------------------------------------------- */
+
+static char *latency_text(const struct sched_model *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sched_text_latency(f, m, true);
+	fclose(f);
+	return buf;
+}
+
+static uint64_t base_ts;
+
+/* CPU 0's third record is older than its second: late. */
+static void make_record(unsigned int cpu, unsigned int i,
+			struct sched_relay_record *r)
+{
+	uint64_t at = base_ts + (uint64_t)i * 1000 + cpu * 10;
+
+	if (cpu == 0 && i == 2)
+		at -= 1500;
+	*r = task_rec(at, SCHED_RELAY_EXIT, 10 + (int32_t)cpu,
+		      10 + (int32_t)cpu, "e", cpu);
+	r->event_seq = i;
+}
+
+static void test_late(void)
+{
+	static const unsigned int nrec[2] = { 4, 4 };
+	struct synth_recording spec = {
+		.ncpus = 2, .nrec = nrec, .chunk = 8, .generation = 1,
+		.base_ts = &base_ts, .make_record = make_record,
+	};
+	char path[] = "/tmp/t-views.XXXXXX";
+	struct sched_model m;
+	struct sched_relay_record r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	int fd = mkstemp(path);
+
+	sched_model_init(&m, 2);
+	r = task_rec(100, SCHED_RELAY_EXIT, 1, 1, "a", 0);
+	sched_model_record(&m, 0, &r, NULL);
+	r = task_rec(300, SCHED_RELAY_EXIT, 2, 2, "b", 1);
+	sched_model_record(&m, 1, &r, NULL);
+	check_uint(m.late, ==, 0);
+	r = task_rec(200, SCHED_RELAY_EXIT, 1, 1, "a", 0);
+	sched_model_record(&m, 0, &r, NULL);
+	check_uint(m.late, ==, 1);
+	r = task_rec(300, SCHED_RELAY_EXIT, 1, 1, "a", 0);	/* a tie */
+	sched_model_record(&m, 0, &r, NULL);
+	check_uint(m.late, ==, 1);
+	text = latency_text(&m);
+	check(strstr(text, "\n# late 1: ") != NULL);
+	free(text);
+	sched_model_zero(&m);		/* z */
+	check_uint(m.late, ==, 0);
+	sched_model_free(&m);
+
+	/* --report of a recording whose CPU 0 went back in time once */
+	close(fd);
+	synth_write_recording(path, &spec);
+	out = open_memstream(&text, &len);
+	check_int(report_recording(path, NULL, out), ==, 0);
+	fclose(out);
+	check(strstr(text, "\n# late 1: records that came after a later one")
+	      != NULL);
+	if (test_failed())
+		test_msg("the report:\n%s", text);
+	free(text);
+	unlink(path);
+}
+
 /* ---- the time merge's bound ------------------------------------------ */
 
 struct handed {
@@ -289,10 +369,42 @@ static void test_merge_bound(void)
 	time_merge_free(&tm);
 }
 
+/* ---- CPUs with nothing ------------------------------------------------ */
+
+static void test_unseen_cpu(void)
+{
+	struct sched_model m;
+	struct sched_relay_record r;
+	char *text;
+
+	sched_model_init(&m, 4);	/* CPUs 1 and 3 never have records */
+	r = task_rec(100, SCHED_RELAY_WAKEUP, 5, 5, "w", 2);
+	sched_model_record(&m, 0, &r, NULL);
+	r = switch_rec(400, 0, 0, "swapper/2", 0, 5, 5, "w");
+	sched_model_record(&m, 2, &r, NULL);
+	check(sched_model_cpu_seen(&m, 0));
+	check(!sched_model_cpu_seen(&m, 1));
+	check(sched_model_cpu_seen(&m, 2));
+	check(!sched_model_cpu_seen(&m, 3));
+	check(!sched_model_cpu_seen(&m, 9));
+	text = latency_text(&m);
+	check(strstr(text, "\n0 ") != NULL);
+	check(strstr(text, "\n1 ") == NULL);
+	check(strstr(text, "\n2             1 ") != NULL);
+	check(strstr(text, "\n3 ") == NULL);
+	check(strstr(text, "\nall           1 ") != NULL);
+	if (test_failed())
+		test_msg("the table:\n%s", text);
+	free(text);
+	sched_model_free(&m);
+}
+
 int main(void)
 {
 	TEST(test_cpu_filter(), "-C narrows the CPU table and its all row; latencies still start anywhere");
 	TEST(test_pid_reuse(), "a reused pid is a new task: fork, other tgid, other name after exit; exec and the last switch-out are not");
+	TEST(test_late(), "records out of time order are counted and shown, live and in --report");
 	TEST(test_merge_bound(), "the time merge holds at most max_queued items, oldest first out");
+	TEST(test_unseen_cpu(), "the latency table has no row for a CPU with nothing");
 	return test_done();
 }
