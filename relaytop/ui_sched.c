@@ -196,11 +196,11 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 		if (!filter_cpu(m->filter, c))
 			continue;
 		/* a CPU with no record, gap or wakeup has no row (as in
-		 * batch mode and --report): the line below counts them,
-		 * and the CPUs of the CPU table the model never heard of */
+		 * batch mode and --report); the line below counts those
+		 * the CPU table shows (the model's array has room for
+		 * CPUs that do not exist) */
 		if (!sched_model_cpu_seen(m, c)) {
-			if (c < m->ncpus || (v->st && c < v->st->ncpus &&
-					     v->st->cpu[c].present))
+			if (v->st && c < v->st->ncpus && v->st->cpu[c].present)
 				unseen++;
 			continue;
 		}
