@@ -129,7 +129,29 @@ const struct sched_task_stats *sched_model_task(const struct sched_model *m,
 	return find_task(m, pid);
 }
 
-/* The entry of the task t names (made if new), its name brought up to date. */
+/* The pid of e now belongs to another task: its entry starts again. */
+static void forget(struct sched_model *m, struct sched_task_stats *e)
+{
+	if (e->waiting)
+		m->nwaiting--;
+	memset(e, 0, sizeof(*e));
+	m->reused++;
+}
+
+/* Whether t, named by a record, is another task than e's (same pid). */
+static bool new_task(const struct sched_task_stats *e,
+		     const struct sched_task *t)
+{
+	/* a thread never changes its group: a pid reused */
+	if (e->task.tgid > 0 && t->tgid > 0 && e->task.tgid != t->tgid)
+		return true;
+	/* exited, then another name: a pid reused (an exec, which renames
+	 * a task that goes on, comes before any exit) */
+	return e->exited && strncmp(e->task.comm, t->comm, sizeof(t->comm));
+}
+
+/* The entry of the task t names (made if new, started again if the pid is
+ * another task's now), its name brought up to date. */
 static struct sched_task_stats *task_of(struct sched_model *m,
 					const struct sched_task *t)
 {
@@ -142,6 +164,8 @@ static struct sched_task_stats *task_of(struct sched_model *m,
 		m->used[i] = true;
 		m->ntasks++;
 		memset(&m->tasks[i], 0, sizeof(m->tasks[i]));
+	} else if (new_task(&m->tasks[i], t)) {
+		forget(m, &m->tasks[i]);
 	}
 	m->tasks[i].task = *t;
 	return &m->tasks[i];
@@ -436,6 +460,18 @@ static void on_task_event(struct sched_model *m, unsigned int cpu,
 			if (counts(m, &t->task, cpu))
 				COUNT(t, no_wait, 1);
 		}
+		/* its pid may name another task from now on */
+		if (t)
+			t->exited = true;
+	} else if (r->type == SCHED_RELAY_FORK && r->pid2 > 0) {
+		/* the child is a new task, whatever had its pid before */
+		struct sched_task child;
+
+		task_from(&child, r->comm2, r->pid2, r->tgid2, r->prio2);
+		t = find_task(m, r->pid2);
+		if (t)
+			forget(m, t);
+		task_of(m, &child);
 	}
 }
 
@@ -450,6 +486,12 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	if (!ev)
 		ev = &dummy;
 	memset(ev, 0, sizeof(*ev));
+	/* out of time order: what it says may have come too late for
+	 * the figures (a latency already ended, a run already charged) */
+	if (ts < m->newest)
+		m->late++;
+	else
+		m->newest = ts;
 	/* Runs need time to go forward on a CPU.  A real recording's does;
 	 * a damaged one's may not: such a record gets the time of the
 	 * newest before it, and the CPU counts it. */
@@ -503,6 +545,15 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	}
 }
 
+bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu)
+{
+	const struct sched_cpu *c = sched_model_cpu(m, cpu);
+
+	return c && (c->records || c->gaps || c->lat_all.count ||
+		     c->lat_all.missed || c->lat_last.count ||
+		     c->lat_last.missed);
+}
+
 bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 			 struct sched_task *t)
 {
@@ -550,6 +601,7 @@ void sched_model_interval(struct sched_model *m, uint64_t now)
 
 void sched_model_zero(struct sched_model *m)
 {
+	m->late = 0;
 	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
 		memset(&m->cpu[cpu].lat_all, 0, sizeof(m->cpu[cpu].lat_all));
 	for (size_t i = 0; i < m->cap; i++)

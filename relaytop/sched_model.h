@@ -17,7 +17,15 @@
  * CPU (no end state then).
  *
  * Records are taken in the order given; time-ordered input (a recording's
- * merged stream) gives exact latencies across CPUs.
+ * merged stream) gives exact latencies across CPUs.  A record older than
+ * one the model already took (from any CPU) is counted as late: the
+ * figures may be off by what it would have changed.
+ *
+ * Tasks are kept by pid, and a pid is reused: the entry of a pid starts
+ * again from nothing when the records show a new task behind it: a fork
+ * naming it as the child, a thread group id other than the entry's, or,
+ * once the entry's task exited, another name.  (A name change alone,
+ * as exec makes, is the same task.)
  */
 #ifndef RELAYTOP_SCHED_MODEL_H
 #define RELAYTOP_SCHED_MODEL_H
@@ -103,6 +111,7 @@ struct sched_task_stats {
 	unsigned int woken_cpu;	/* where it is to run (target, migrations) */
 	bool have_cpu;
 	unsigned int last_cpu;	/* where it was last switched in */
+	bool exited;		/* a sched_process_exit was seen */
 	/* the interval in progress, the last one, since start or zeroing */
 	struct sched_counts iv, last, all;
 };
@@ -130,6 +139,12 @@ struct sched_model {
 	bool *used;
 	size_t ntasks, cap;
 	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+	uint64_t newest;		/* the newest record's time, any CPU */
+	uint64_t late;			/* records older than newest when
+					 * they came, since the start or
+					 * the zeroing */
+	uint64_t reused;		/* task entries started again: a
+					 * new task with a known pid */
 	size_t nwaiting;		/* tasks waiting for their switch-in */
 	/* which tasks and CPUs the counts (sched_counts, the CPUs' latency
 	 * distributions) take in; NULL: all */
@@ -185,6 +200,9 @@ const struct sched_cpu *sched_model_cpu(const struct sched_model *m,
  * task counts as known. */
 bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 			 struct sched_task *t);
+/* Whether the model has anything of cpu: a record, a gap or a latency
+ * (a CPU never online has none, and no table shows a row for it). */
+bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu);
 /* What is known of task pid, or NULL. */
 const struct sched_task_stats *sched_model_task(const struct sched_model *m,
 						int32_t pid);

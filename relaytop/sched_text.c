@@ -86,8 +86,8 @@ void sched_text_latency(FILE *out, const struct sched_model *m,
 			continue;
 		/* a CPU that never had a record, a gap or a wakeup (a
 		 * possible CPU never online): a recording has no buffer of
-		 * it, and the live table leaves it out the same way */
-		if (!c->records && !c->gaps && !h->count && !h->missed)
+		 * it, and the live view leaves it out the same way */
+		if (!sched_model_cpu_seen(m, cpu))
 			continue;
 		snprintf(name, sizeof(name), "%u", cpu);
 		lat_row(out, name, h);
@@ -95,6 +95,8 @@ void sched_text_latency(FILE *out, const struct sched_model *m,
 	sched_text_merged(m, since_start, all);
 	lat_row(out, "all", all);
 	free(all);
+	fprintf(out, "# late %" PRIu64 ": records that came after a later "
+		"one (out of time order), since the start\n", m->late);
 }
 
 void sched_text_histogram(FILE *out, const struct sched_hist *h)

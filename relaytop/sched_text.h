@@ -23,7 +23,9 @@ void sched_text_tasks(FILE *out, const struct sched_model *m,
 		      const struct task_table_opts *o, double secs,
 		      size_t max);
 /* The latency table of the last interval (since_start: since the start)
- * for the CPUs the model's filter takes; the "all" row merges them. */
+ * for the CPUs the model's filter takes and has seen
+ * (sched_model_cpu_seen()); the "all" row merges them; a "# late" line
+ * after it counts the records that came out of time order. */
 void sched_text_latency(FILE *out, const struct sched_model *m,
 			bool since_start);
 /* The distribution of every CPU the filter takes (since_start or the last

@@ -53,6 +53,7 @@ void tally_figures(struct tally *t, bool on)
 
 void tally_filter(struct tally *t, const struct filter *f)
 {
+	t->filter = f;
 	t->model.filter = f;
 	t->merged.filter = f;
 }
@@ -88,6 +89,12 @@ static bool is_self(const struct tally *t, const struct sched_relay_record *r)
 				r->pid2 == t->self_pid));
 }
 
+/* Whether the CPU table shows cpu (-C): its statistics are kept. */
+static bool shown(const struct tally *t, unsigned int cpu)
+{
+	return filter_cpu(t->filter, cpu);
+}
+
 static void settle(void *ctx, const struct subbuf_chunk *c, bool intact)
 {
 	struct tally *t = ctx;
@@ -112,7 +119,10 @@ static void settle(void *ctx, const struct subbuf_chunk *c, bool intact)
 		}
 		sched_model_record(&t->model, c->cpu, r, NULL);
 	}
-	stats_add(&t->st, c->cpu, nrec, mix, unknown);
+	if (shown(t, c->cpu))
+		stats_add(&t->st, c->cpu, nrec, mix, unknown);
+	/* the models take every CPU's records: a wakeup on a CPU -C
+	 * leaves out may be the start of a latency on one it takes */
 	if (t->follow_tasks && t->figures)
 		time_merge_records(&t->merge, c->cpu, t->staged, c->nrec);
 }
@@ -133,23 +143,29 @@ static void event(void *ctx, const struct feed_event *e)
 	switch (e->kind) {
 	case FEED_CPU_ON:
 	case FEED_CPU_OFF:
-		stats_cpu_present(&t->st, e->cpu, e->kind == FEED_CPU_ON);
+		if (shown(t, e->cpu))
+			stats_cpu_present(&t->st, e->cpu,
+					  e->kind == FEED_CPU_ON);
 		break;
 	case FEED_FILL:
-		stats_note_fill(&t->st, e->cpu, e->fill);
+		if (shown(t, e->cpu))
+			stats_note_fill(&t->st, e->cpu, e->fill);
 		break;
 	case FEED_GAP:
 		gap(t, e->cpu);
 		break;
 	case FEED_RESTART:
-		stats_clear_cpu(&t->st, e->cpu);
+		if (shown(t, e->cpu))
+			stats_clear_cpu(&t->st, e->cpu);
 		gap(t, e->cpu);
 		break;
 	case FEED_LOST:
-		stats_add_lost(&t->st, e->cpu, e->count);
+		if (shown(t, e->cpu))
+			stats_add_lost(&t->st, e->cpu, e->count);
 		break;
 	case FEED_DROPPED:
-		stats_set_dropped(&t->st, e->cpu, e->count);
+		if (shown(t, e->cpu))
+			stats_set_dropped(&t->st, e->cpu, e->count);
 		break;
 	case FEED_GONE:
 		if (e->cpu == FEED_ALL_CPUS) {

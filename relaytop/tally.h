@@ -15,12 +15,14 @@
 #include <stdint.h>
 
 #include "feed.h"
+#include "filter.h"
 #include "sched_model.h"
 #include "stats.h"
 #include "time_merge.h"
 
 struct tally {
-	struct stats st;
+	struct stats st;		/* of the CPUs the filter takes */
+	const struct filter *filter;	/* -p, --comm, -C, or NULL */
 	bool follow_tasks;		/* feed the model of who runs */
 	bool figures;			/* and the figures' (tally_figures()) */
 	/* who runs now: each record as it is read (a CPU's own records
@@ -52,7 +54,10 @@ void tally_init(struct tally *t, unsigned int ncpus, uint64_t start_ns,
 /* Also keep the figures (the tasks and latency views): every record
  * read is held until the next tick, to be merged in time. */
 void tally_figures(struct tally *t, bool on);
-/* Count only what f lets through (f must outlive t; NULL: all). */
+/* Count only what f lets through (f must outlive t; NULL: all): the
+ * models' counts, and the statistics of only the CPUs of -C (the CPU
+ * table's rows and its all row; the models still take every CPU's
+ * records, as a latency may start on another CPU). */
 void tally_filter(struct tally *t, const struct filter *f);
 void tally_free(struct tally *t);
 /* The tally as a sink. */

@@ -15,6 +15,7 @@ void time_merge_init(struct time_merge *tm, const struct time_merge_ops *ops)
 {
 	memset(tm, 0, sizeof(*tm));
 	tm->ops = *ops;
+	tm->max_queued = TIME_MERGE_MAX_QUEUED;
 }
 
 void time_merge_free(struct time_merge *tm)
@@ -50,16 +51,21 @@ static struct time_merge_item *push(struct time_merge *tm, unsigned int cpu)
 	return &q->items[q->n++];
 }
 
+static void make_room(struct time_merge *tm);
+
 void time_merge_records(struct time_merge *tm, unsigned int cpu,
 			const struct sched_relay_record *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct time_merge_item *it = push(tm, cpu);
+		struct time_merge_item *it;
 
-		it->gap = false;
-		it->rec = r[i];
 		if (tm->released && r[i].ts < tm->released)
 			tm->late++;
+		it = push(tm, cpu);
+		it->gap = false;
+		it->rec = r[i];
+		if (tm->queued > tm->max_queued)
+			make_room(tm);
 	}
 }
 
@@ -93,6 +99,8 @@ static void config(struct time_merge *tm)
 void time_merge_gap(struct time_merge *tm, unsigned int cpu)
 {
 	push(tm, cpu)->gap = true;
+	if (tm->queued > tm->max_queued)
+		make_room(tm);
 }
 
 /* Hand on the gaps at the head of q. */
@@ -117,46 +125,69 @@ static const struct time_merge_item *next_record(const struct time_merge_cpu *q)
 	return NULL;
 }
 
-void time_merge_flush(struct time_merge *tm, uint64_t watermark)
+/* Hand on the next item at or before watermark: false when there is none
+ * (then, at the end of everything, the gaps no record follows are out). */
+static bool hand_on(struct time_merge *tm, uint64_t watermark)
 {
-	for (;;) {
-		unsigned int best = tm->ncpus;
-		uint64_t best_ts = 0;
+	unsigned int best = tm->ncpus;
+	uint64_t best_ts = 0;
 
-		for (unsigned int c = 0; c < tm->ncpus; c++) {
-			const struct time_merge_item *it =
-				next_record(&tm->cpu[c]);
+	for (unsigned int c = 0; c < tm->ncpus; c++) {
+		const struct time_merge_item *it =
+			next_record(&tm->cpu[c]);
 
-			/* a gap ends where its CPU's records go on: until
-			 * they come, only the end of everything places it */
-			if (!it) {
-				if (watermark == UINT64_MAX)
-					gaps(tm, c);
-				continue;
-			}
-			if (it->rec.ts <= watermark &&
-			    (best == tm->ncpus || it->rec.ts < best_ts)) {
-				best = c;
-				best_ts = it->rec.ts;
-			}
-		}
-		/* a change goes before the records of its time */
-		if (tm->cfg_head < tm->ncfg &&
-		    tm->cfg[tm->cfg_head].ts <= watermark &&
-		    (best == tm->ncpus ||
-		     tm->cfg[tm->cfg_head].ts <= best_ts)) {
-			config(tm);
+		/* a gap ends where its CPU's records go on: until
+		 * they come, only the end of everything places it */
+		if (!it) {
+			if (watermark == UINT64_MAX)
+				gaps(tm, c);
 			continue;
 		}
-		if (best == tm->ncpus)
-			return;
-		if (best_ts > tm->released)
-			tm->released = best_ts;
-		gaps(tm, best);
-		tm->cpu[best].head++;
-		tm->queued--;
-		if (tm->ops.record)
-			tm->ops.record(tm->ops.ctx, best,
-				       &tm->cpu[best].items[tm->cpu[best].head - 1].rec);
+		if (it->rec.ts <= watermark &&
+		    (best == tm->ncpus || it->rec.ts < best_ts)) {
+			best = c;
+			best_ts = it->rec.ts;
+		}
 	}
+	/* a change goes before the records of its time */
+	if (tm->cfg_head < tm->ncfg &&
+	    tm->cfg[tm->cfg_head].ts <= watermark &&
+	    (best == tm->ncpus ||
+	     tm->cfg[tm->cfg_head].ts <= best_ts)) {
+		config(tm);
+		return true;
+	}
+	if (best == tm->ncpus)
+		return false;
+	if (best_ts > tm->released)
+		tm->released = best_ts;
+	gaps(tm, best);
+	tm->cpu[best].head++;
+	tm->queued--;
+	if (tm->ops.record)
+		tm->ops.record(tm->ops.ctx, best,
+			       &tm->cpu[best].items[tm->cpu[best].head - 1].rec);
+	return true;
+}
+
+void time_merge_flush(struct time_merge *tm, uint64_t watermark)
+{
+	while (hand_on(tm, watermark))
+		;
+}
+
+/*
+ * More than max_queued items wait (the watermark has not moved for long:
+ * a source that does not tick, a CPU whose records stopped coming): the
+ * oldest go on without waiting for it, down to seven eighths of the
+ * bound, so that this is rare.  A record that comes later than them
+ * is late, as any other.
+ */
+static void make_room(struct time_merge *tm)
+{
+	uint64_t low = tm->max_queued - tm->max_queued / 8;
+
+	/* below UINT64_MAX: a gap no record follows yet stays */
+	while (tm->queued > low && hand_on(tm, UINT64_MAX - 1))
+		tm->forced++;
 }

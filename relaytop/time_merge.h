@@ -17,6 +17,13 @@
  * was wrong: a record committed long after its timestamp was taken) goes
  * out at the next flush, its CPU's order kept, and is counted in 'late':
  * then, and only then, the live figures may differ from --report's.
+ *
+ * Memory: each item waiting takes sizeof(struct time_merge_item) (72
+ * bytes); the watermark moves every tick, so a refresh interval's and a
+ * drain period's records wait.  At most max_queued items wait (in
+ * per-CPU arrays that grow by doubling and are reused): past that, the oldest
+ * are handed on at once, as if the watermark had passed them (counted
+ * in 'forced'), and a record that comes later than them counts as late.
  */
 #ifndef RELAYTOP_TIME_MERGE_H
 #define RELAYTOP_TIME_MERGE_H
@@ -26,6 +33,9 @@
 #include <stdint.h>
 
 #include "sched_relay.h"
+
+/* The bound of the items waiting: 36 MiB of them. */
+#define TIME_MERGE_MAX_QUEUED (1u << 19)
 
 struct time_merge_item {
 	bool gap;			/* events went missing here */
@@ -60,6 +70,8 @@ struct time_merge {
 	size_t cfg_head, ncfg, cfg_cap;
 	uint64_t released;		/* the latest time handed on */
 	uint64_t late;			/* records handed on after it passed */
+	uint64_t max_queued;		/* the bound of queued (see above) */
+	uint64_t forced;		/* items handed on to keep to it */
 };
 
 void time_merge_init(struct time_merge *tm, const struct time_merge_ops *ops);

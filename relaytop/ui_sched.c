@@ -116,6 +116,24 @@ static void lat_row(int y, const char *name, const struct sched_hist *h,
 		attroff(A_BOLD);
 }
 
+/* Under the table: the records that came out of time order (the figures
+ * may be off by what they say), and the CPUs left out. */
+static void note(int y, uint64_t late, unsigned int unseen)
+{
+	char more[64] = "";
+
+	if (unseen)
+		snprintf(more, sizeof(more), "; %u CPU%s with no record "
+			 "not shown", unseen, unseen == 1 ? "" : "s");
+	if (late)
+		attron(A_BOLD | paint_pair(PAIR_WARN));
+	paint_put(y, 0, "late %llu", (unsigned long long)late);
+	if (late)
+		attroff(A_BOLD | paint_pair(PAIR_WARN));
+	paint_put(y, 5 + snprintf(NULL, 0, "%llu", (unsigned long long)late),
+		  " (records out of time order)%s", more);
+}
+
 /* runqlat's histogram of h from line y to bottom. */
 static void histogram(const struct sched_hist *h, int y, int bottom)
 {
@@ -157,7 +175,8 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 {
 	const struct sched_model *m = v->figures;
 	struct sched_hist *all, *shown;
-	unsigned int ncpu = 0, first, room, shown_rows = 0;
+	unsigned int ncpu = 0, unseen = 0, span = m ? m->ncpus : 0;
+	unsigned int first, room, shown_rows = 0;
 	unsigned int *cpus;
 	int y = top + 2;
 
@@ -168,12 +187,23 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 		return 0;
 	}
 	paint_bar(top + 1, "CPU     COUNT  MISSED     P50     P90     P99     MAX     AVG");
+	if (v->st && v->st->ncpus > span)
+		span = v->st->ncpus;
 	cpus = xcalloc(m->ncpus + 1, sizeof(*cpus));
 	all = xcalloc(2, sizeof(*all));
 	shown = all + 1;
-	for (unsigned int c = 0; c < m->ncpus; c++) {
+	for (unsigned int c = 0; c < span; c++) {
 		if (!filter_cpu(m->filter, c))
 			continue;
+		/* a CPU with no record, gap or wakeup has no row (as in
+		 * batch mode and --report); the line below counts those
+		 * the CPU table shows (the model's array has room for
+		 * CPUs that do not exist) */
+		if (!sched_model_cpu_seen(m, c)) {
+			if (v->st && c < v->st->ncpus && v->st->cpu[c].present)
+				unseen++;
+			continue;
+		}
 		cpus[ncpu++] = c;
 		sched_hist_merge(all, &m->cpu[c].lat_last);
 	}
@@ -197,6 +227,8 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 	if (ncpu > room && room)
 		paint_put(top, COLS > 24 ? COLS - 22 : 0, "CPUs %u-%u of %u",
 			  first + 1, first + room, ncpu);
+	if (y < bottom)
+		note(y++, m->late, unseen);
 	y++;
 	if (y < bottom) {
 		if (v->tasks.cpu >= 0)

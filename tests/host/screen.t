@@ -9,6 +9,14 @@
 # and ^L restores the (paused) screen exactly; `q` leaves relaytop for a
 # guest shell where dmesg shows those messages; `poweroff` ends QEMU, and
 # the kernel log, which holds the whole boot, shows no kernel splat.
+# In between, t opens the tasks view (its heading, and loadgen's threads,
+# lgd-C-N and lge-C-N, switching), l the latency view (its heading, a row
+# for each of the 4 CPUs whose counts add up to the all row's, above 0,
+# the late records' line, which leaves out no CPU, and the histogram),
+# and l again the CPU table.
+#
+# KERNEL and INITRD, when set, go to qemu/run (tmux's server may not
+# have them in its environment).
 #
 # The guest's background job (qemu/run -b) waits for files the test
 # creates in the shared folder, so every step waits for a condition.
@@ -56,6 +64,29 @@ in_place() {
 		NR == 10 && $1 != "all" { bad = "line 10 is not the total" }
 		END { if (bad) { print bad; exit 1 } }'
 }
+# tasks_named SCREEN: the tasks view's heading and columns, and a row of
+# a loadgen thread with switches per second above 0.
+tasks_named() {
+	printf '%s\n' "$1" | grep -q '^TASKS all CPUs, interval ' &&
+	printf '%s\n' "$1" | grep -qE '^ +PID.* COMM +SW/s' &&
+	printf '%s\n' "$1" | awk '$2 ~ /^lg[de]-[0-9]+-[0-9]+$/ && $3 + 0 > 0 { ok = 1 }
+		END { exit !ok }'
+}
+# latency_counted SCREEN: the latency view's heading and columns, a row
+# for each of CPUs 0-3, the all row counting what they count (above 0),
+# the late records' line under it (every CPU has a row: it leaves out
+# none) and the histogram's header.
+latency_counted() {
+	printf '%s\n' "$1" | grep -q '^LATENCY wakeup -> switch-in all CPUs' &&
+	printf '%s\n' "$1" | grep -q '^CPU  *COUNT  *MISSED  *P50  *P90  *P99  *MAX  *AVG' &&
+	printf '%s\n' "$1" | grep -q '^late [0-9][0-9]* (records out of time order)$' &&
+	printf '%s\n' "$1" | grep -q 'usecs : count' &&
+	printf '%s\n' "$1" | awk '
+		$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { rows++; sum += $2; seen[$1] = 1 }
+		$1 == "all" { all = $2 + 0 }
+		END { exit !(rows == 4 && seen[0] && seen[1] && seen[2] && seen[3] &&
+			     all > 0 && all == sum) }'
+}
 differs() { [ "$1" != "$2" ]; }
 same() { [ "$1" = "$2" ]; }
 has_garble() { printf '%s\n' "$1" | grep -q GARBLED; }
@@ -80,8 +111,8 @@ until [ -e /host/garble-go ]; do sleep 0.2; done
 printf '\r\nGARBLED GARBLED GARBLED\r\n\n\n' > /dev/ttyS0
 touch /host/garbled
 BG
-	printf '#!/bin/sh\nexec %q -t 400 -s %q -l %q -b "$(cat %q)"\n' \
-		"$top/qemu/run" "$share" "$log" "$work/bg" > "$work/run-$name"
+	printf '#!/bin/sh\nexec env KERNEL=%q INITRD=%q %q -t 400 -s %q -l %q -b "$(cat %q)"\n' \
+		"${KERNEL:-}" "${INITRD:-}" "$top/qemu/run" "$share" "$log" "$work/bg" > "$work/run-$name"
 	chmod +x "$work/run-$name"
 	session=relaytop-screen-$$-$name
 	tmux new-session -d -s "$session" -x "$cols" -y "$rows" \
@@ -107,6 +138,18 @@ BG
 	t_ok "$name: no kernel message is on the screen" \
 		sh -c '! printf "%s\n" "$1" | grep -q "screen-test"' _ "$(screen)"
 	t_ok "$name: everything is still in place" in_place "$(screen)"
+
+	# the tasks and latency views
+	tmux send-keys -t "$session" t
+	t_ok "$name: t shows the tasks view with loadgen's threads switching" \
+		wait_for 60 tasks_named
+	screen | sed "s/^/# $name tasks: /"
+	tmux send-keys -t "$session" l
+	t_ok "$name: l shows the latency view, every CPU counted, the late line" \
+		wait_for 60 latency_counted
+	screen | sed "s/^/# $name latency: /"
+	tmux send-keys -t "$session" l
+	t_ok "$name: l again shows the CPU table, in place" wait_for 30 in_place
 
 	# garbled on purpose; ^L restores the paused screen exactly
 	tmux send-keys -t "$session" p

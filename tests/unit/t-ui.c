@@ -11,9 +11,12 @@
  * - the CPU table has a RUNNING column naming who runs; 1 leaves only the
  *   all row and 1 brings the CPUs back;
  * - t shows the tasks view (its title, columns and the producer's
- *   tasks), l the latency view (per CPU rows, all, the histogram's
- *   header), and l again the CPU table; the help fits 80x24 by
- *   scrolling;
+ *   tasks), l the latency view (per CPU rows, all, the late records'
+ *   count, the histogram's header; no row for CPUs 1 and 3, which have
+ *   no records, the last one too, and a line that says so), and l again
+ *   the CPU table; the help fits 80x24 by scrolling;
+ * - -C 0,2 narrows every table: the CPU table shows rows 0 and 2 only,
+ *   the latency view too, and its title names the filter;
  * - with NO_COLOR (or --no-color) the screen has no colours;
  * - q quits with status 0 and gives the terminal back;
  * - recording with the screen on, closing the terminal (SIGHUP) still
@@ -44,7 +47,8 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* A producer writing to every CPU until killed. */
+/* A producer writing to CPUs 0 and 2 until killed (1 and 3 stay
+ * quiet, in the middle and at the end). */
 static void start_producer(void)
 {
 	producer = fork();
@@ -52,7 +56,8 @@ static void start_producer(void)
 		return;
 	for (;;) {
 		for (unsigned int c = 0; c < fc.ncpus; c++)
-			fake_relay_events(&fc.relay[c], 20 + 10 * c);
+			if (c % 2 == 0)
+				fake_relay_events(&fc.relay[c], 20 + 10 * c);
 		sleep_ms(10);
 	}
 }
@@ -247,6 +252,8 @@ static bool running_named(const char *screen)
 
 static void test_views(void)
 {
+	char *s;
+
 	check(wait_for("RUNNING"));
 	check(wait_until(running_named, "a CPU row naming who runs"));
 	tmux("tmux send-keys -t %s 1%s", "");
@@ -261,7 +268,17 @@ static void test_views(void)
 	check(wait_for("LATENCY wakeup -> switch-in"));
 	check(wait_for("P50"));
 	check(wait_for("usecs : count"));
-	check(strstr(capture(), "\nall ") != NULL);
+	/* CPUs 1 and 3 have no record: no row, and the line under all
+	 * says so */
+	check(wait_for(" (records out of time order); 2 CPUs with no record "
+		       "not shown"));
+	s = capture();
+	check(strstr(s, "\nall ") != NULL);
+	check(strstr(s, "\nlate ") != NULL);
+	check(strstr(s, "\n  0 ") != NULL);
+	check(strstr(s, "\n  2 ") != NULL);
+	if (!check(strstr(s, "\n  1 ") == NULL && strstr(s, "\n  3 ") == NULL))
+		test_msg("the latency view:\n%s", s);
 	tmux("tmux send-keys -t %s l%s", "");
 	check(wait_for("CPU EVENTS/s"));
 	/* the help scrolls to its last line */
@@ -270,6 +287,29 @@ static void test_views(void)
 	tmux("tmux send-keys -t %s NPage NPage NPage%s", "");
 	check(wait_for("F1 or Esc returns"));
 	tmux("tmux send-keys -t %s h%s", "");
+	check(wait_for("CPU EVENTS/s"));
+}
+
+static bool rows_0_2_only(const char *screen)
+{
+	return strstr(screen, "\n  0 ") && strstr(screen, "\n  2 ") &&
+	       !strstr(screen, "\n  1 ") && !strstr(screen, "\n  3 ") &&
+	       strstr(screen, "\nall ");
+}
+
+static void test_cpu_filter(void)
+{
+	tmux("tmux send-keys -t %s q%s", "");
+	check(wait_for("EXITED=0"));
+	start_relaytop("", "-C 0,2");
+	check(wait_for("CPU EVENTS/s"));
+	check(wait_until(rates_moved, "a rate above 0 in the all row"));
+	check(wait_until(rows_0_2_only, "rows of CPUs 0 and 2 only"));
+	tmux("tmux send-keys -t %s l%s", "");
+	check(wait_for("LATENCY wakeup -> switch-in all CPUs"));
+	check(wait_for("-C 0,2"));
+	check(wait_until(rows_0_2_only, "latency rows of CPUs 0 and 2 only"));
+	tmux("tmux send-keys -t %s l%s", "");
 	check(wait_for("CPU EVENTS/s"));
 }
 
@@ -353,6 +393,7 @@ int main(void)
 	TEST(test_help(), "h shows the help and h takes it away");
 	TEST(test_resize(), "a resize redraws at the new size");
 	TEST(test_views(), "RUNNING, the summary toggle, the tasks and latency views, the help scrolls");
+	TEST(test_cpu_filter(), "-C 0,2: the CPU table and the latency view show CPUs 0 and 2 only");
 	TEST(test_no_color(), "NO_COLOR and --no-color: no colours");
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");
