@@ -30,6 +30,7 @@
 #include "report.h"
 #include "sched_model.h"
 #include "sched_text.h"
+#include "synth-record.h"
 #include "synth-recording.h"
 #include "tally.h"
 #include "test-lib.h"
@@ -42,16 +43,10 @@ static struct sched_relay_record task_rec(uint64_t ts, uint8_t type,
 					  int32_t pid, int32_t tgid,
 					  const char *comm, unsigned int target)
 {
-	struct sched_relay_record r;
+	struct sched_relay_record r = synth_record(ts, type, pid, comm);
 
-	memset(&r, 0, sizeof(r));
-	r.ts = ts;
-	r.type = type;
-	r.pid = pid;
 	r.tgid = tgid;
-	r.prio = 120;
 	r.target_cpu = (uint16_t)target;
-	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	return r;
 }
 
@@ -61,19 +56,13 @@ static struct sched_relay_record switch_rec(uint64_t ts, int32_t prev,
 					    uint8_t state, int32_t next,
 					    int32_t ntgid, const char *ncomm)
 {
-	struct sched_relay_record r;
+	struct sched_relay_record r = synth_record(ts, SCHED_RELAY_SWITCH,
+						   prev, pcomm);
 
-	memset(&r, 0, sizeof(r));
-	r.ts = ts;
-	r.type = SCHED_RELAY_SWITCH;
-	r.pid = prev;
 	r.tgid = ptgid;
-	r.pid2 = next;
-	r.tgid2 = ntgid;
-	r.prio = r.prio2 = 120;
 	r.state = state;
-	snprintf(r.comm, sizeof(r.comm), "%s", pcomm);
-	snprintf(r.comm2, sizeof(r.comm2), "%s", ncomm);
+	synth_record_task2(&r, next, 120, ncomm);
+	r.tgid2 = ntgid;
 	return r;
 }
 
