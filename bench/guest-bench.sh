@@ -166,8 +166,9 @@ storm_off() {
 }
 # recorded EVENTS LOADGEN_ARGS...: sched_relay recording EVENTS with
 # relaytop --record consuming while loadgen runs; sets lg (loadgen's
-# summary), produced and kdropped (the producer's stats, taken once it is
-# disabled) and rec ("captured dropped lost", relaytop's summary).  It
+# summary), produced, kdropped and wakeups (the producer's stats, taken once
+# it is disabled; wakeups: the reader's wake-ups, 0 on a kernel without
+# stats/wakeups) and rec ("captured dropped lost", relaytop's summary).  It
 # records into $REC_FILE (default /dev/null); when that is a file,
 # identity is set to relaytop --check's "duplicated out_of_place
 # unaccounted" of it, and the file is removed.
@@ -181,6 +182,7 @@ recorded() {
 	frozen $rt disable_relay
 	noise=$(self_noise $rt)
 	produced=$(sum_stat produced) kdropped=$(sum_stat dropped)
+	wakeups=$(sum_stat wakeups 2>/dev/null)
 	# it reads what is left, then ends
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
@@ -202,7 +204,7 @@ storm_relay() {
 	REC_FILE=
 	set -- "$1" $rec $identity
 	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
-		"produced=$produced kernel_dropped=$kdropped" \
+		"produced=$produced kernel_dropped=$kdropped wakeups=$wakeups" \
 		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise $drains"
 }
 storm_ftrace() {

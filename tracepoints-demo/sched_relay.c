@@ -25,7 +25,8 @@
  *     generation    bumped by every configuration change and reset
  *     stats/        one file per counter, each an array over the CPUs
  *                   (value N is CPU N's): produced, dropped,
- *                   subbufs_produced, subbufs_consumed, fill_bytes
+ *                   subbufs_produced, subbufs_consumed, fill_bytes,
+ *                   wakeups
  *
  * The buffers, the attributes and stats/ exist before the KOBJ_ADD uevent
  * of the kobject.  A geometry change re-creates buffers/ later; readers
@@ -985,6 +986,7 @@ enum sched_relay_counter {
 	SCHED_RELAY_SUBBUFS_PRODUCED,	/* relay's subbufs_produced */
 	SCHED_RELAY_SUBBUFS_CONSUMED,	/* relay's subbufs_consumed */
 	SCHED_RELAY_FILL_BYTES,		/* bytes not consumed yet */
+	SCHED_RELAY_WAKEUPS,		/* relay's wakeup_count */
 };
 
 struct sched_relay_stat_attribute {
@@ -1013,6 +1015,8 @@ static u64 sched_relay_counter(unsigned int cpu,
 		return READ_ONCE(rbuf->subbufs_consumed);
 	case SCHED_RELAY_FILL_BYTES:
 		return sched_relay_fill_bytes(rbuf);
+	case SCHED_RELAY_WAKEUPS:
+		return st.wakeup_count;
 	}
 	return 0;
 }
@@ -1064,6 +1068,7 @@ SCHED_RELAY_STAT(dropped, SCHED_RELAY_DROPPED);
 SCHED_RELAY_STAT(subbufs_produced, SCHED_RELAY_SUBBUFS_PRODUCED);
 SCHED_RELAY_STAT(subbufs_consumed, SCHED_RELAY_SUBBUFS_CONSUMED);
 SCHED_RELAY_STAT(fill_bytes, SCHED_RELAY_FILL_BYTES);
+SCHED_RELAY_STAT(wakeups, SCHED_RELAY_WAKEUPS);
 
 static struct attribute *sched_relay_stats_attrs[] = {
 	&sched_relay_stat_produced.attr.attr,
@@ -1071,6 +1076,7 @@ static struct attribute *sched_relay_stats_attrs[] = {
 	&sched_relay_stat_subbufs_produced.attr.attr,
 	&sched_relay_stat_subbufs_consumed.attr.attr,
 	&sched_relay_stat_fill_bytes.attr.attr,
+	&sched_relay_stat_wakeups.attr.attr,
 	NULL,
 };
 

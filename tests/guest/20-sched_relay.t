@@ -50,12 +50,12 @@ t_ok "sched_relay loads" insmod /lib/modules/sched_relay.ko
 t_eq "one buffer file per CPU" "$(grep -c ^processor /proc/cpuinfo)" "$(ls $SR/buffers | grep -c '^cpu[0-9][0-9]*$')"
 for f in enabled events overwrite subbuf_size n_subbufs reset generation \
 	stats/produced stats/dropped stats/subbufs_produced stats/subbufs_consumed \
-	stats/fill_bytes; do
+	stats/fill_bytes stats/wakeups; do
 	t_ok "$SR/$f exists" test -e $SR/$f
 done
 t_ok "the buffers are in buffers/, not among the attributes" sh -c "! ls $SR | grep -q '^cpu'"
-t_ok "stats/ holds five files, each an array of one value per CPU" stats_arrays
-t_eq "stats/ holds nothing else" 5 "$(ls $SR/stats | wc -l)"
+t_ok "stats/ holds six files, each an array of one value per CPU" stats_arrays
+t_eq "stats/ holds nothing else" 6 "$(ls $SR/stats | wc -l)"
 t_ok "loadgen runs on every CPU" loadgen -q -t 0.5
 t_ok "events were recorded" sh -c ". /tests/lib/tap.sh; sr_stats_table $SR | awk 'NR > 1 { n += \$2 } END { exit !(n > 0) }'"
 echo 0 > $SR/enabled

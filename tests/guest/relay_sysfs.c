@@ -12,6 +12,8 @@
  *    a wrong length or offset, or a writable mapping, is refused;
  *  - poll() says POLLIN once a sub-buffer is complete and not before, and
  *    never POLLPRI (the "changed" of attributes) while the file exists;
+ *    relay's wakeup_count counts the sub-buffer switches while a file is
+ *    open (the reader's wake-ups), once each, and none while none is;
  *  - no-overwrite mode counts exactly N - K drops for N records into room
  *    for K (refused_count), records larger than a sub-buffer are counted
  *    apart (big_count), full_count means what it means upstream (every
@@ -21,7 +23,7 @@
  *  - overwrite mode drops nothing and read() resumes at the oldest intact
  *    sub-buffer; relay_reset() empties buffers and counters;
  *  - removal under an open, reading, mapping or polling reader gives
- *    ENODEV, SIGBUS and POLLERR, never a crash; several readers of one
+ *    ENODEV, SIGBUS and POLLERR | POLLPRI, never a crash; several readers of one
  *    buffer share its records without duplicates;
  *  - a CPU that comes online later gets its file;
  *  - a debugfs relay channel still reads, polls and counts as before (and,
@@ -421,6 +423,65 @@ static void test_epoll_wakes(void)
 	poll_wakes(true, cpus[0]);
 }
 
+/*
+ * 640 records of 64 bytes on @cpu, 10 sub-buffers' worth in overwrite
+ * mode (9 switches from an empty buffer, 10 after): the sub-buffer
+ * switches and the wake-ups they queued, as differences of @cpu's
+ * counters.
+ */
+static bool switches_and_wakeups(unsigned int cpu, unsigned long long *switches,
+				 unsigned long long *wakeups)
+{
+	struct cpu_stats a, b;
+
+	if (!check(get_stats("stats", cpu, &a)) || !put(cpu, 640, 64, "write") ||
+	    !check(get_stats("stats", cpu, &b)))
+		return false;
+	*switches = b.produced - a.produced;
+	*wakeups = b.wakeups - a.wakeups;
+	return true;
+}
+
+/*
+ * relay's wakeup_count counts the sub-buffer switches that found a reader
+ * waiting; a sysfs buffer file waits while it is open, one entry however
+ * many files are open.  So: none while no file is open, one per switch
+ * while one or two are, none again once they are closed.
+ */
+static void test_wakeups_counted(void)
+{
+	unsigned int cpu = cpus[ncpus > 1 ? 1 : 0];
+	unsigned long long switches, wakeups;
+	int fd, fd2;
+
+	if (!fresh(4096, 4, 1))
+		return;
+	if (switches_and_wakeups(cpu, &switches, &wakeups)) {
+		check_uint(switches, >=, 9);
+		check_uint(wakeups, ==, 0);
+	}
+	fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(fd, >=, 0))
+		return;
+	if (switches_and_wakeups(cpu, &switches, &wakeups)) {
+		check_uint(switches, >=, 9);
+		check_uint(wakeups, ==, switches);
+	}
+	fd2 = open_buf(cpu, O_RDONLY);
+	if (check_int(fd2, >=, 0) &&
+	    switches_and_wakeups(cpu, &switches, &wakeups)) {
+		check_uint(switches, >=, 9);
+		check_uint(wakeups, ==, switches);
+	}
+	close(fd);
+	if (fd2 >= 0)
+		close(fd2);
+	if (switches_and_wakeups(cpu, &switches, &wakeups)) {
+		check_uint(switches, >=, 9);
+		check_uint(wakeups, ==, 0);
+	}
+}
+
 static void exact_drops(int mode, unsigned int size, const char *method)
 {
 	unsigned int cpu = cpus[ncpus > 2 ? 2 : 0];
@@ -659,7 +720,7 @@ static void test_reset(void)
 	for (i = 0; i < ncpus; i++)
 		if (check(get_stats("stats", cpus[i], &st)))
 			check_uint(st.events + st.bytes + st.full + st.big + st.refused +
-				   st.produced + st.consumed, ==, 0);
+				   st.produced + st.consumed + st.wakeups, ==, 0);
 	r = poll(&pfd, 1, 0);
 	check_int(r, ==, 0);
 	r = read(pfd.fd, data, sizeof(data));
@@ -742,14 +803,17 @@ static void test_remove_mapped(void)
 	check_int(r, ==, 0);
 }
 
-/* A child blocked in poll() or epoll_wait() on @fd; exits with revents. */
+/*
+ * A child blocked in poll() or epoll_wait() on @fd; exits with revents.
+ * It asks for POLLPRI too, which poll() reports only if asked.
+ */
 static pid_t blocked_poller(int fd, bool use_epoll)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		struct epoll_event ev = { .events = EPOLLIN }, out = { 0 };
+		struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLPRI };
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLPRI }, out = { 0 };
 		int ep;
 
 		if (!use_epoll)
@@ -784,10 +848,12 @@ static void test_remove_wakes_pollers(void)
 	check_int(r, ==, 0);
 	r = waitpid(p1, &status, 0);
 	check_int(r, ==, p1);
-	check(WIFEXITED(status) && (WEXITSTATUS(status) & POLLERR));
+	check(WIFEXITED(status) && (WEXITSTATUS(status) & POLLERR) &&
+	      (WEXITSTATUS(status) & POLLPRI));
 	r = waitpid(p2, &status, 0);
 	check_int(r, ==, p2);
-	check(WIFEXITED(status) && (WEXITSTATUS(status) & EPOLLERR));
+	check(WIFEXITED(status) && (WEXITSTATUS(status) & EPOLLERR) &&
+	      (WEXITSTATUS(status) & EPOLLPRI));
 	check(now() - start < 10.0);
 	close(fd);
 	close(fd2);
@@ -1043,6 +1109,7 @@ int main(void)
 	TEST(test_poll_not_before(), "poll() reports nothing before a sub-buffer is complete");
 	TEST(test_poll_wakes(), "poll() wakes with POLLIN when another CPU completes a sub-buffer");
 	TEST(test_epoll_wakes(), "epoll_wait() wakes with EPOLLIN when a sub-buffer completes");
+	TEST(test_wakeups_counted(), "wakeup_count counts the sub-buffer switches while a file is open, once each");
 	TEST(test_drops_default(), "no-overwrite: N records into room for K count exactly N-K refused; a flush counts as full");
 	TEST(test_drops_odd_size(), "exact drop count with padding (100-byte records, __relay_write)");
 	TEST(test_drops_reserve(), "exact drop count with relay_reserve()");
@@ -1054,7 +1121,7 @@ int main(void)
 	TEST(test_poll_no_pri(), "poll() on a buffer: no POLLPRI for a reset, POLLIN alone for a sub-buffer");
 	TEST(test_remove_open(), "after removal an open file gets ENODEV from read/write and POLLERR");
 	TEST(test_remove_mapped(), "after removal touching a mapping gets SIGBUS");
-	TEST(test_remove_wakes_pollers(), "removal wakes pollers blocked in poll() and epoll_wait() with POLLERR");
+	TEST(test_remove_wakes_pollers(), "removal wakes pollers blocked in poll() and epoll_wait() with POLLERR | POLLPRI");
 	TEST(test_remove_under_load(), "removing and re-creating under readers, mappers and pollers is clean");
 	TEST(test_shared_readers(), "readers sharing one buffer get every record exactly once");
 	TEST(test_hotplug(), "a CPU that comes online later gets its file; it stays when the CPU goes");

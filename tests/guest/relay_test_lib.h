@@ -38,6 +38,7 @@
  */
 struct cpu_stats {
 	unsigned long long events, bytes, full, big, refused, produced, consumed;
+	unsigned long long wakeups;
 };
 
 static inline double now(void)
@@ -102,9 +103,10 @@ static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stat
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu %llu", &c,
+		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &c,
 			   &st->events, &st->bytes, &st->full, &st->big,
-			   &st->refused, &st->produced, &st->consumed) == 8 &&
+			   &st->refused, &st->produced, &st->consumed,
+			   &st->wakeups) == 9 &&
 		    c == cpu) {
 			found = true;
 			break;

@@ -135,6 +135,7 @@ static void test_files_and_modes(void)
 		{ "stats/subbufs_produced", 0100444 },
 		{ "stats/subbufs_consumed", 0100444 },
 		{ "stats/fill_bytes", 0100444 },
+		{ "stats/wakeups", 0100444 },
 	};
 	char path[128], name[32];
 	struct stat sb;

@@ -24,8 +24,9 @@
  *			__relay_write() or relay_reserve()
  *	reset, flush	write 1: relay_reset() / relay_flush() (0200)
  *	stats		header, then per CPU that has a buffer:
- *			"cpu events bytes full big refused produced consumed",
- *			then "total FULL BIG" from relay_stats() (0444)
+ *			"cpu events bytes full big refused produced consumed
+ *			wakeups", then "total FULL BIG" from relay_stats()
+ *			(0444); wakeups is relay's wakeup_count
  *	callbacks	"CALLS BAD": subbuf_start calls, and calls that did
  *			not find the attribute in chan->private_data (0444)
  *	debugfs_write, debugfs_reset, debugfs_stats
@@ -923,19 +924,20 @@ static ssize_t relay_test_stats(struct kobject *kobj,
 	unsigned int cpu;
 	int len;
 
-	len = sysfs_emit(buf, "cpu events bytes full big refused produced consumed\n");
+	len = sysfs_emit(buf, "cpu events bytes full big refused produced consumed wakeups\n");
 	mutex_lock(&relay_test_lock);
 	for (cpu = 0; tc->rchan && cpu < nr_cpu_ids; cpu++) {
 		if (relay_buf_stats(tc->rchan, cpu, &st))
 			continue;
 		/* a global channel's buffer is in slot 0 (relay_open_buf()) */
 		rbuf = *per_cpu_ptr(tc->rchan->buf, tc->rchan->is_global ? 0 : cpu);
-		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %llu %zu %zu\n",
+		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %llu %zu %zu %llu\n",
 				     cpu, st.record_count, st.record_bytes,
 				     st.full_count, st.big_count,
 				     st.refused_count,
 				     rbuf->subbufs_produced,
-				     rbuf->subbufs_consumed);
+				     rbuf->subbufs_consumed,
+				     st.wakeup_count);
 	}
 	/* the channel's drop totals, as relay_stats() sums them */
 	if (tc->rchan)
