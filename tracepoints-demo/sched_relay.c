@@ -29,8 +29,9 @@
  *                   wakeups
  *
  * The buffers, the attributes and stats/ exist before the KOBJ_ADD uevent
- * of the kobject.  A geometry change re-creates buffers/ later; readers
- * learn of it from 'generation', which is notified.
+ * of the kobject (add@/kernel/sched_relay, SUBSYSTEM=sched_relay); rmmod
+ * sends remove@/kernel/sched_relay.  A geometry change re-creates buffers/
+ * later; readers learn of it from 'generation', which is notified.
  *
  * Buffer layout (include/uapi/sched_relay.h is the one definition):
  *
@@ -103,6 +104,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/relay.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -151,6 +153,7 @@ static struct {
 /* Configuration and the channel; all fields under 'lock' unless noted. */
 static struct {
 	struct mutex lock;		/* serializes configuration changes */
+	struct kset *kset;		/* the kobject's, for its uevents */
 	struct kobject *kobj;		/* /sys/kernel/sched_relay */
 	struct relay_attribute rattr;	/* buffers/cpuN */
 	struct rchan *chan;		/* the channel that exists, or NULL */
@@ -1126,6 +1129,61 @@ static const struct attribute_group *sched_relay_groups[] = {
 
 /* --- load and unload --- */
 
+static void sched_relay_kobj_release(struct kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static const struct kobj_type sched_relay_ktype = {
+	.release	= sched_relay_kobj_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+};
+
+/*
+ * /sys/kernel/sched_relay, in a kset of its own.  The kernel sends a
+ * kobject's uevents only if it or a parent is in a kset, and nothing at
+ * or above /sys/kernel is: a plain kobject there gets -EINVAL from
+ * kobject_uevent() and user space never hears of it.  The kset lives in
+ * the module's directory, /sys/module/sched_relay/sched_relay (its own
+ * uevent is filtered out by the module kset), and names the SUBSYSTEM of
+ * the kobject's events.
+ */
+static int sched_relay_add_kobj(void)
+{
+	struct kobject *kobj;
+	int err;
+
+	sched_relay.kset = kset_create_and_add(KBUILD_MODNAME, NULL,
+					       &THIS_MODULE->mkobj.kobj);
+	if (!sched_relay.kset)
+		return -ENOMEM;
+	kobj = kzalloc(sizeof(*kobj), GFP_KERNEL);
+	if (!kobj) {
+		err = -ENOMEM;
+		goto err_kset;
+	}
+	kobj->kset = sched_relay.kset;
+	err = kobject_init_and_add(kobj, &sched_relay_ktype, kernel_kobj,
+				   "sched_relay");
+	if (err) {
+		kobject_put(kobj);
+		goto err_kset;
+	}
+	sched_relay.kobj = kobj;
+	return 0;
+
+err_kset:
+	kset_unregister(sched_relay.kset);
+	return err;
+}
+
+/* Sends remove@/kernel/sched_relay if the add event went out. */
+static void sched_relay_put_kobj(void)
+{
+	kobject_put(sched_relay.kobj);
+	kset_unregister(sched_relay.kset);
+}
+
 static int __init sched_relay_init(void)
 {
 	int err;
@@ -1151,9 +1209,9 @@ static int __init sched_relay_init(void)
 	sched_relay.rattr.attr.mode = 0600;
 	sched_relay.rattr.subbuf_start = sched_relay_subbuf_start;
 
-	sched_relay.kobj = kobject_create_and_add("sched_relay", kernel_kobj);
-	if (!sched_relay.kobj)
-		return -ENOMEM;
+	err = sched_relay_add_kobj();
+	if (err)
+		return err;
 
 	mutex_lock(&sched_relay.lock);
 	err = sched_relay_create_channel(param_subbuf_size, param_n_subbufs);
@@ -1172,9 +1230,15 @@ static int __init sched_relay_init(void)
 	if (err)
 		goto err_detach;
 	/* everything is there: now tell user space */
-	kobject_uevent(sched_relay.kobj, KOBJ_ADD);
+	err = kobject_uevent(sched_relay.kobj, KOBJ_ADD);
+	if (err) {
+		pr_err("cannot send the KOBJ_ADD uevent: %d\n", err);
+		goto err_remove_groups;
+	}
 	return 0;
 
+err_remove_groups:
+	sysfs_remove_groups(sched_relay.kobj, sched_relay_groups);
 err_detach:
 	mutex_lock(&sched_relay.lock);
 	sched_relay_set_mask(0);
@@ -1183,7 +1247,7 @@ err_detach:
 err_destroy_channel:
 	/* Nothing to destroy if creating it failed. */
 	sched_relay_destroy_channel();
-	kobject_put(sched_relay.kobj);
+	sched_relay_put_kobj();
 	return err;
 }
 
@@ -1226,7 +1290,7 @@ static void __exit sched_relay_exit(void)
 	mutex_unlock(&sched_relay.lock);
 	RCU_INIT_POINTER(sched_relay_hot.chan, NULL);
 	sched_relay_destroy_channel();
-	kobject_put(sched_relay.kobj);
+	sched_relay_put_kobj();
 }
 
 module_init(sched_relay_init);
