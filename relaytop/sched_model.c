@@ -129,12 +129,20 @@ const struct sched_task_stats *sched_model_task(const struct sched_model *m,
 	return find_task(m, pid);
 }
 
-/* The pid of e now belongs to another task: its entry starts again. */
+/*
+ * The pid of e now belongs to another task: its entry starts again, in
+ * the same slot, so it keeps the pid that slot_of() finds it by (without
+ * it the slot would stay used by no pid and the next task_of() would
+ * take another one: a slot lost per reuse).
+ */
 static void forget(struct sched_model *m, struct sched_task_stats *e)
 {
+	int32_t pid = e->task.pid;
+
 	if (e->waiting)
 		m->nwaiting--;
 	memset(e, 0, sizeof(*e));
+	e->task.pid = pid;
 	m->reused++;
 }
 

@@ -175,6 +175,7 @@ static void test_pid_reuse(void)
 	struct sched_model m;
 	struct sched_relay_record r;
 	const struct sched_task_stats *t;
+	size_t ntasks;
 
 	sched_model_init(&m, 1);
 	sched_model_start(&m, 0);
@@ -208,12 +209,15 @@ static void test_pid_reuse(void)
 	check_str(t->task.comm, "cc1");
 
 	/* a fork naming it as the child (its exit was not seen: lost) */
+	ntasks = m.ntasks;
 	r = task_rec(5000, SCHED_RELAY_FORK, 60, 60, "bash", 0);
 	r.pid2 = 50;
 	r.tgid2 = 50;
 	snprintf(r.comm2, sizeof(r.comm2), "%s", "bash");
 	sched_model_record(&m, 0, &r, NULL);
 	check_uint(m.reused, ==, 2);
+	/* pid 50 keeps its one entry: no slot is left behind by no pid */
+	check_uint(m.ntasks, ==, ntasks);
 	check_uint(switches(&m, 50), ==, 0);
 	check_str(sched_model_task(&m, 50)->task.comm, "bash");
 	ran(&m, 6000, 50, 50, "bash", SCHED_RELAY_STATE_SLEEPING);
