@@ -83,16 +83,29 @@ t_ok "tracing workqueue_execute_start" trace_start
 w0=$(sum $SR/stats/wakeups)
 p0=$(sum $SR/stats/subbufs_produced)
 s0=$(cut -d' ' -f1 /proc/uptime)
-relaytop -b -n 6 -d 0.5 > /dev/null 2>&1 &
+# relaytop drains until told to stop: first it must be reading (its first
+# block is out), then loadgen's switches must have woken it, however slow
+# the machine; a fixed run could end before a sub-buffer filled.
+relaytop -b -d 0.5 > /tmp/rt14.out 2>&1 &
 rt=$!
+t_ok "relaytop is reading the buffers" \
+	t_wait 120 t_lines_at_least 1 /tmp/rt14.out '^# relaytop '
+woken() {
+	[ "$(sum $SR/stats/wakeups)" -gt "$w0" ]
+}
 loadgen -q -r 2000 -t 2 > /dev/null 2>&1
+until woken; do
+	[ "$(cut -d. -f1 /proc/uptime)" -ge "$(( ${s0%.*} + 300 ))" ] && break
+	loadgen -q -r 2000 -t 1 > /dev/null 2>&1
+done
+kill -TERM $rt
 wait $rt
 rc=$?
 s1=$(cut -d' ' -f1 /proc/uptime)
 w1=$(sum $SR/stats/wakeups)
 p1=$(sum $SR/stats/subbufs_produced)
 echo sched_relay-drained > $T/trace_marker
-t_eq "relaytop drained the buffers and exited 0" 0 $rc
+t_eq "relaytop drained the buffers and exited 0 on SIGTERM" 0 $rc
 wakeups=$((w1 - w0))
 switches=$((p1 - p0))
 awk -v w=$wakeups -v s=$switches -v a=$s0 -v b=$s1 'BEGIN {

@@ -369,7 +369,15 @@ static void test_poll_not_before(void)
 }
 
 /* Block in poll() or epoll_wait() while a child fills a sub-buffer. */
-static void poll_wakes(bool use_epoll, unsigned int cpu)
+/*
+ * A poller of @cpu's buffer file wakes when a sub-buffer completes.  With
+ * @reopen the poller's file is not the first ever opened: the file was
+ * opened and closed (kernfs frees its open-file state when the last file
+ * closes, and makes it again on the next open), then opened twice and the
+ * first of the two closed, so the wake-up must reach the queue of the
+ * state made later, through the file that remains.
+ */
+static void poll_wakes(bool use_epoll, bool reopen, unsigned int cpu)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	double start;
@@ -379,7 +387,20 @@ static void poll_wakes(bool use_epoll, unsigned int cpu)
 
 	if (!fresh(4096, 4, 0))
 		return;
-	pfd.fd = open_buf(cpu, O_RDONLY);
+	if (reopen) {
+		int first = open_buf(cpu, O_RDONLY), partner;
+
+		if (!check_int(first, >=, 0))
+			return;
+		close(first);
+		partner = open_buf(cpu, O_RDONLY);
+		if (!check_int(partner, >=, 0))
+			return;
+		pfd.fd = open_buf(cpu, O_RDONLY);
+		close(partner);
+	} else {
+		pfd.fd = open_buf(cpu, O_RDONLY);
+	}
 	if (!check_int(pfd.fd, >=, 0))
 		return;
 	put(cpu, 10, 64, "write");
@@ -415,12 +436,18 @@ static void poll_wakes(bool use_epoll, unsigned int cpu)
 
 static void test_poll_wakes(void)
 {
-	poll_wakes(false, cpus[ncpus - 1]);
+	poll_wakes(false, false, cpus[ncpus - 1]);
 }
 
 static void test_epoll_wakes(void)
 {
-	poll_wakes(true, cpus[0]);
+	poll_wakes(true, false, cpus[0]);
+}
+
+static void test_poll_wakes_reopened(void)
+{
+	poll_wakes(false, true, cpus[0]);
+	poll_wakes(true, true, cpus[ncpus - 1]);
 }
 
 /*
@@ -1109,6 +1136,7 @@ int main(void)
 	TEST(test_poll_not_before(), "poll() reports nothing before a sub-buffer is complete");
 	TEST(test_poll_wakes(), "poll() wakes with POLLIN when another CPU completes a sub-buffer");
 	TEST(test_epoll_wakes(), "epoll_wait() wakes with EPOLLIN when a sub-buffer completes");
+	TEST(test_poll_wakes_reopened(), "poll() and epoll_wait() wake through a file opened after all were closed, its partner closed");
 	TEST(test_wakeups_counted(), "wakeup_count counts the sub-buffer switches while a file is open, once each");
 	TEST(test_drops_default(), "no-overwrite: N records into room for K count exactly N-K refused; a flush counts as full");
 	TEST(test_drops_odd_size(), "exact drop count with padding (100-byte records, __relay_write)");
