@@ -20,10 +20,15 @@
  *
  * Memory: each item waiting takes sizeof(struct time_merge_item) (72
  * bytes); the watermark moves every tick, so a refresh interval's and a
- * drain period's records wait.  At most max_queued items wait (in
- * per-CPU arrays that grow by doubling and are reused): past that, the oldest
- * are handed on at once, as if the watermark had passed them (counted
- * in 'forced'), and a record that comes later than them counts as late.
+ * drain period's records wait.  At most max_queued items wait: past that,
+ * the oldest are handed on at once, as if the watermark had passed them
+ * (counted in 'forced', with the configuration changes among them), and
+ * a record that comes later than them counts as late.  That bounds the
+ * items, not quite the memory: the per-CPU arrays grow by doubling, count
+ * the items already handed on before their head until they are reused,
+ * and never shrink, so a CPU's array can reach about 4 times the most
+ * items it ever held.  A gap that no record follows yet is never forced
+ * out: it must stay in its place.
  */
 #ifndef RELAYTOP_TIME_MERGE_H
 #define RELAYTOP_TIME_MERGE_H
@@ -34,7 +39,7 @@
 
 #include "sched_relay.h"
 
-/* The bound of the items waiting: 36 MiB of them. */
+/* The bound of the items waiting (2^19 of 72 bytes: 36 MiB of items). */
 #define TIME_MERGE_MAX_QUEUED (1u << 19)
 
 struct time_merge_item {

@@ -384,7 +384,7 @@ static unsigned int draw_help(unsigned int scroll, int top, int bottom)
 		"Latency view (l): wakeup to switch-in per CPU, the last interval",
 		"  MISSED   wakeups whose switch-in fell in a counted gap",
 		"  P50 P90 P99  at most 1/16 above the true value; MAX exact",
-		"  late     (under all) records out of time order, since the start",
+		"  late     (under all) records out of time order, since start or z",
 		"  a CPU with no record, gap or wakeup has no row",
 		"A pid's task row starts again when a new task has the pid",
 	};
