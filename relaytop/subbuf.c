@@ -437,7 +437,7 @@ static bool chain_intact(struct subbuf_reader *r)
 	return p.seq >= r->next_seq - 1 + r->geom.n_subbufs;
 }
 
-static void count_mix(struct subbuf_chunk *c)
+void subbuf_chunk_count_mix(struct subbuf_chunk *c)
 {
 	for (uint32_t i = 0; i < SCHED_RELAY_NR_EVENTS; i++)
 		c->mix[i] = 0;
@@ -586,7 +586,7 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				.lost = r->lost,
 			};
 			if (r->count_mix)
-				count_mix(&chunk);
+				subbuf_chunk_count_mix(&chunk);
 			e0 = __atomic_load_n(&chunk.recs[0].event_seq,
 					     __ATOMIC_RELAXED);
 			e1 = __atomic_load_n(&chunk.recs[chunk.nrec - 1].event_seq,

@@ -192,4 +192,7 @@ bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
 /* Bytes the producer committed that the reader has not read yet. */
 uint64_t subbuf_reader_backlog(const struct subbuf_reader *r);
 
+/* Fill c->mix and c->unknown from its records (what count_mix asks for). */
+void subbuf_chunk_count_mix(struct subbuf_chunk *c);
+
 #endif /* RELAYTOP_SUBBUF_H */

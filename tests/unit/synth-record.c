@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* synth-record.c - make one made-up sched_relay record (see synth-record.h). */
+/* synth-record.c - made-up sched_relay records, made and fed (see synth-record.h). */
 #include "synth-record.h"
 
 #include <stdio.h>
@@ -35,4 +35,18 @@ void synth_record_task2(struct sched_relay_record *r, int32_t pid,
 	r->tgid2 = pid;
 	r->prio2 = prio;
 	name(r->comm2, sizeof(r->comm2), pid, comm);
+}
+
+void synth_feed(const struct feed_sink *s, unsigned int cpu,
+		const struct sched_relay_record *r, uint32_t n)
+{
+	struct subbuf_chunk c;
+
+	memset(&c, 0, sizeof(c));
+	c.cpu = cpu;
+	c.nrec = n;
+	c.recs = r;
+	subbuf_chunk_count_mix(&c);
+	s->stage(s->ctx, &c);
+	s->settle(s->ctx, &c, true);
 }

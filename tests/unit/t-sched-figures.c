@@ -655,20 +655,6 @@ static void test_merge_gap(void)
 	sched_model_free(&m);
 }
 
-/* One chunk of cpu's records into a feed, as a reader hands them on. */
-static void feed_chunk(const struct feed_sink *s, unsigned int cpu,
-		       const struct sched_relay_record *r, uint32_t n)
-{
-	struct subbuf_chunk c;
-
-	memset(&c, 0, sizeof(c));
-	c.cpu = cpu;
-	c.nrec = n;
-	c.recs = r;
-	s->stage(s->ctx, &c);
-	s->settle(s->ctx, &c, true);
-}
-
 /*
  * A configuration change is noticed (at 500) when CPU 0 has been read
  * but CPU 1 not yet: CPU 1's records before it are read afterwards.  The
@@ -701,9 +687,9 @@ static void test_config_in_time(void)
 	tally_init(&t, 4, 0, true);
 	tally_figures(&t, true);
 	s = tally_sink(&t);
-	feed_chunk(&s, 0, c0, 2);
+	synth_feed(&s, 0, c0, 2);
 	s.event(s.ctx, &e);
-	feed_chunk(&s, 1, c1, 3);
+	synth_feed(&s, 1, c1, 3);
 	tally_flush(&t);
 	/* the same records in time order, as --report feeds them */
 	sched_model_init(&m, 2);

@@ -68,21 +68,6 @@ static struct sched_relay_record switch_rec(uint64_t ts, int32_t prev,
 
 /* ---- -C and the CPU table ------------------------------------------- */
 
-static void settle(struct feed_sink *s, unsigned int cpu,
-		   const struct sched_relay_record *r, uint32_t n)
-{
-	struct subbuf_chunk c;
-
-	memset(&c, 0, sizeof(c));
-	c.cpu = cpu;
-	c.nrec = n;
-	c.recs = r;
-	for (uint32_t i = 0; i < n; i++)
-		c.mix[r[i].type]++;
-	s->stage(s->ctx, &c);
-	s->settle(s->ctx, &c, true);
-}
-
 static void test_cpu_filter(void)
 {
 	struct tally t;
@@ -118,7 +103,7 @@ static void test_cpu_filter(void)
 			r[0] = task_rec(500, SCHED_RELAY_WAKEUP, 7, 7, "w", 0);
 		if (cpu == 0)
 			r[0] = switch_rec(1500, 0, 0, "idle", 0, 7, 7, "w");
-		settle(&s, cpu, r, n);
+		synth_feed(&s, cpu, r, n);
 	}
 	tally_tick(&t, SEC, 1000000);
 	/* the table: CPUs 0 and 2, the all row their sum */
