@@ -13,21 +13,6 @@
 . /tests/lib/tap.sh
 
 SR=/sys/kernel/sched_relay
-c_failed=0
-
-# run_c NAME: run /tests/bin/NAME; its own TAP lines count.  A program that
-# dies before reporting (a crash) gets a "not ok" line of its own.
-run_c() {
-	echo "# /tests/bin/$1"
-	"/tests/bin/$1"
-	_rc=$?
-	case $_rc in
-	0) ;;
-	1) c_failed=1 ;;
-	*) c_failed=1; t_ok "$1 ran to the end" sh -c "echo 'exit status $_rc'; false" ;;
-	esac
-}
-
 # Every column but the first (cpu) of every line but the header is 0.
 stats_all() {
 	_t=$(sr_stats_table $SR) || { echo "stats/ is not five arrays of one length"; return 1; }
@@ -68,12 +53,12 @@ t_ok "reset leaves one empty sub-buffer (its header) per CPU" stats_all 6 64
 t_eq "cpu0 reads as a lone 64-byte header" 64 "$(cat $SR/buffers/cpu0 | wc -c)"
 echo 1 > $SR/enabled
 
-run_c sched_relay_control
-run_c sched_relay_records
-run_c sched_relay_stats
-run_c sched_relay_poll
+t_run_c sched_relay_control
+t_run_c sched_relay_records
+t_run_c sched_relay_stats
+t_run_c sched_relay_poll
 
 t_ok "sched_relay unloads" rmmod sched_relay
 t_ok "its sysfs directory is gone" test ! -e $SR
 t_no_splat "the kernel log has no splat"
-t_done && [ $c_failed -eq 0 ]
+t_done && [ $T_C_FAILED -eq 0 ]

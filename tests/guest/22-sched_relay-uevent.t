@@ -9,13 +9,7 @@
 . /tests/lib/tap.sh
 
 dmesg -c > /dev/null
-echo "# /tests/bin/sched_relay_uevent"
-/tests/bin/sched_relay_uevent
-rc=$?
-case $rc in
-0|1) ;;
-*) t_ok "sched_relay_uevent ran to the end" sh -c "echo 'exit status $rc'; false" ;;
-esac
+t_run_c sched_relay_uevent
 t_ok "sched_relay is not left loaded" sh -c '! grep -q "^sched_relay " /proc/modules'
 t_no_splat "the kernel log has no splat"
-t_done && [ $rc -eq 0 ]
+t_done && [ $T_C_FAILED -eq 0 ]

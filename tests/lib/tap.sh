@@ -121,6 +121,23 @@ t_no_splat() {
 	t_ok "$1" sh -c "! dmesg | grep -E '$T_SPLAT'"
 }
 
+# t_run_c NAME: run the test program /tests/bin/NAME, whose own TAP lines
+# count; a program that dies before reporting (a crash) gets a "not ok"
+# line of its own.  Any failure sets T_C_FAILED=1, for the script's exit
+# status (t_done && [ $T_C_FAILED -eq 0 ]).
+T_C_FAILED=0
+t_run_c() {
+	echo "# /tests/bin/$1"
+	"/tests/bin/$1"
+	_rc=$?
+	case $_rc in
+	0) ;;
+	1) T_C_FAILED=1 ;;
+	*) T_C_FAILED=1
+	   t_ok "$1 ran to the end" sh -c "echo 'exit status $_rc'; false" ;;
+	esac
+}
+
 # t_done: the plan and the closing line; exit status 1 on any failure.
 t_done() {
 	echo "1..$T_COUNT"
