@@ -21,6 +21,9 @@
  *     overwrite     0: drop new events when full (counted), 1: flight recorder
  *     subbuf_size   bytes per sub-buffer (a write re-creates the channel)
  *     n_subbufs     sub-buffers per CPU (a write re-creates the channel)
+ *     wakeup_subbufs  sub-buffers ready to read that wake a poller of a
+ *                   buffer (relay_set_wakeup_subbufs()); a full buffer
+ *                   always wakes
  *     reset         write 1: empty every buffer and zero the counters
  *     generation    bumped by every configuration change and reset
  *     stats/        one file per counter, each an array over the CPUs
@@ -161,6 +164,7 @@ static struct {
 	unsigned int events;		/* SCHED_RELAY_* bits */
 	unsigned int attached;		/* event types with a probe attached */
 	bool overwrite;			/* read locklessly by subbuf_start */
+	size_t wakeup_subbufs;		/* applied to every channel created */
 	u64 generation;			/* read locklessly by subbuf_start */
 } sched_relay = {
 	.lock = __MUTEX_INITIALIZER(sched_relay.lock),
@@ -174,6 +178,10 @@ MODULE_PARM_DESC(subbuf_size, "bytes per sub-buffer: a power of two, 4096..41943
 static unsigned long param_n_subbufs = 8;
 module_param_named(n_subbufs, param_n_subbufs, ulong, 0);
 MODULE_PARM_DESC(n_subbufs, "sub-buffers per CPU buffer: 2..256 (8)");
+
+static unsigned long param_wakeup_subbufs = 1;
+module_param_named(wakeup_subbufs, param_wakeup_subbufs, ulong, 0);
+MODULE_PARM_DESC(wakeup_subbufs, "ready sub-buffers that wake a reader: 1..256 (1)");
 
 static bool param_overwrite;
 module_param_named(overwrite, param_overwrite, bool, 0);
@@ -569,6 +577,11 @@ static void sched_relay_empty_channel(void)
 	relay_reset(sched_relay.chan);
 }
 
+static bool sched_relay_wakeup_valid(unsigned long n)
+{
+	return n >= 1 && n <= SCHED_RELAY_MAX_SUBBUFS;
+}
+
 static int sched_relay_create_channel(size_t size, size_t n)
 {
 	int err;
@@ -580,6 +593,13 @@ static int sched_relay_create_channel(size_t size, size_t n)
 	if (err)
 		return err;
 	sched_relay.chan = sched_relay.rattr.rchan;
+	/*
+	 * Until this is set, relay wakes pollers for every sub-buffer:
+	 * earlier than asked, never later.  It cannot fail: chan is set
+	 * and the value was checked.
+	 */
+	WARN_ON(relay_set_wakeup_subbufs(sched_relay.chan,
+					 sched_relay.wakeup_subbufs));
 	return 0;
 }
 
@@ -928,6 +948,48 @@ static ssize_t n_subbufs_store(struct kobject *kobj, struct kobj_attribute *attr
 	return err ? err : count;
 }
 
+static ssize_t wakeup_subbufs_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	size_t n;
+
+	mutex_lock(&sched_relay.lock);
+	n = sched_relay.wakeup_subbufs;
+	mutex_unlock(&sched_relay.lock);
+	return sysfs_emit(buf, "%zu\n", n);
+}
+
+/* Applies to the channel at once, to its next sub-buffer switches. */
+static ssize_t wakeup_subbufs_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	unsigned long n;
+	int err;
+
+	err = sched_relay_check_input(buf, count);
+	if (err)
+		return err;
+	err = kstrtoul(buf, 10, &n);
+	if (err)
+		return err;
+	if (!sched_relay_wakeup_valid(n))
+		return -EINVAL;
+
+	mutex_lock(&sched_relay.lock);
+	if (n != sched_relay.wakeup_subbufs) {
+		if (sched_relay.chan)
+			err = relay_set_wakeup_subbufs(sched_relay.chan, n);
+		if (!err) {
+			sched_relay.wakeup_subbufs = n;
+			sched_relay_bump_generation();
+			sched_relay_notify(attr->attr.name);
+		}
+	}
+	mutex_unlock(&sched_relay.lock);
+	return err ? err : count;
+}
+
 static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
 {
@@ -1103,6 +1165,7 @@ static struct kobj_attribute events_attr = __ATTR_RW(events);
 static struct kobj_attribute overwrite_attr = __ATTR_RW(overwrite);
 static struct kobj_attribute subbuf_size_attr = __ATTR_RW(subbuf_size);
 static struct kobj_attribute n_subbufs_attr = __ATTR_RW(n_subbufs);
+static struct kobj_attribute wakeup_subbufs_attr = __ATTR_RW(wakeup_subbufs);
 static struct kobj_attribute reset_attr = __ATTR_WO(reset);
 static struct kobj_attribute generation_attr = __ATTR_RO(generation);
 
@@ -1112,6 +1175,7 @@ static struct attribute *sched_relay_attrs[] = {
 	&overwrite_attr.attr,
 	&subbuf_size_attr.attr,
 	&n_subbufs_attr.attr,
+	&wakeup_subbufs_attr.attr,
 	&reset_attr.attr,
 	&generation_attr.attr,
 	NULL,
@@ -1192,6 +1256,10 @@ static int __init sched_relay_init(void)
 		pr_err("subbuf_size must be a power of two in 4096..4194304 and n_subbufs in 2..256\n");
 		return -EINVAL;
 	}
+	if (!sched_relay_wakeup_valid(param_wakeup_subbufs)) {
+		pr_err("wakeup_subbufs must be in 1..256\n");
+		return -EINVAL;
+	}
 	if (param_events & ~SCHED_RELAY_ALL_EVENTS) {
 		pr_err("events must be a mask within 0x%x\n", SCHED_RELAY_ALL_EVENTS);
 		return -EINVAL;
@@ -1203,6 +1271,7 @@ static int __init sched_relay_init(void)
 	sched_relay.enabled = param_enabled;
 	sched_relay.events = param_events;
 	sched_relay.overwrite = param_overwrite;
+	sched_relay.wakeup_subbufs = param_wakeup_subbufs;
 	sched_relay.generation = 1;
 	/* buffers/cpuN: the channel's directory, apart from the attributes */
 	sched_relay.rattr.attr.name = "buffers";

@@ -26,7 +26,7 @@ out=$(as_nobody "cat $D/buffers/cpu0 > /dev/null")
 t_ok "nobody cannot open cpu0 for reading (EACCES)" denied "$out"
 out=$(as_nobody "echo 1 > $D/buffers/cpu0")
 t_ok "nobody cannot open cpu0 for writing (EACCES)" denied "$out"
-for f in enabled events overwrite subbuf_size n_subbufs reset; do
+for f in enabled events overwrite subbuf_size n_subbufs wakeup_subbufs reset; do
 	before=$(cat $D/generation)
 	out=$(as_nobody "echo 1 > $D/$f")
 	t_ok "nobody cannot write $f (EACCES)" denied "$out"

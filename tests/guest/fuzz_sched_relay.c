@@ -2,7 +2,7 @@
 /*
  * fuzz_sched_relay - pins that every writable control file of
  * /sys/kernel/sched_relay (enabled, events, overwrite, subbuf_size,
- * n_subbufs, reset) answers thousands of seeded random writes (random
+ * n_subbufs, wakeup_subbufs, reset) answers thousands of seeded random writes (random
  * bytes, numbers, boundary values, long strings, truncated values) with
  * success or one of the documented errnos (EINVAL, ERANGE, E2BIG, ENOMEM),
  * and that a refused write leaves the state (every readable control file,
@@ -31,10 +31,12 @@
 #define SR_DIR "/sys/kernel/sched_relay/"
 
 static const char *const writable[] = {
-	"enabled", "events", "overwrite", "subbuf_size", "n_subbufs", "reset",
+	"enabled", "events", "overwrite", "subbuf_size", "n_subbufs",
+	"wakeup_subbufs", "reset",
 };
 static const char *const readable[] = {
-	"enabled", "events", "overwrite", "subbuf_size", "n_subbufs", "generation",
+	"enabled", "events", "overwrite", "subbuf_size", "n_subbufs",
+	"wakeup_subbufs", "generation",
 };
 #define N_WRITABLE (sizeof(writable) / sizeof(writable[0]))
 #define N_READABLE (sizeof(readable) / sizeof(readable[0]))
@@ -160,6 +162,7 @@ static void restore_defaults(void)
 	write_file("enabled", "1", 1);
 	write_file("events", "all", 3);
 	write_file("overwrite", "0", 1);
+	write_file("wakeup_subbufs", "1", 1);
 }
 
 static unsigned long iterations, refused, bad_errno, changed_on_error;

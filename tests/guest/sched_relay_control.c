@@ -57,6 +57,10 @@ static const struct accept_case accepted[] = {
 	{ "n_subbufs", "256\n", "256" },
 	{ "n_subbufs", "8", "8" },
 	{ "subbuf_size", "65536", "65536" },
+	{ "wakeup_subbufs", "4", "4" },
+	{ "wakeup_subbufs", "256\n", "256" },	/* above n_subbufs: when full */
+	{ "wakeup_subbufs", "256", "256" },	/* same value: no change */
+	{ "wakeup_subbufs", "1", "1" },
 };
 
 static const struct refuse_case refused[] = {
@@ -103,6 +107,14 @@ static const struct refuse_case refused[] = {
 	{ "n_subbufs", "257", 0, EINVAL },
 	{ "n_subbufs", "8x", 0, EINVAL },
 	{ "n_subbufs", "-8", 0, EINVAL },
+	{ "wakeup_subbufs", "0", 0, EINVAL },
+	{ "wakeup_subbufs", "257", 0, EINVAL },
+	{ "wakeup_subbufs", "4x", 0, EINVAL },
+	{ "wakeup_subbufs", "-1", 0, EINVAL },
+	{ "wakeup_subbufs", " 4", 0, EINVAL },
+	{ "wakeup_subbufs", "\n", 0, EINVAL },
+	{ "wakeup_subbufs", "4\0", 2, EINVAL },
+	{ "wakeup_subbufs", "99999999999999999999", 0, ERANGE },
 	{ "reset", "0", 0, EINVAL },
 	{ "reset", "2", 0, EINVAL },
 	{ "reset", "true", 0, EINVAL },
@@ -129,7 +141,8 @@ static void test_files_and_modes(void)
 		{ "buffers", 040755 }, { "buffers/cpu0", 0100600 },
 		{ "enabled", 0100644 }, { "events", 0100644 },
 		{ "overwrite", 0100644 }, { "subbuf_size", 0100644 },
-		{ "n_subbufs", 0100644 }, { "reset", 0100200 },
+		{ "n_subbufs", 0100644 }, { "wakeup_subbufs", 0100644 },
+		{ "reset", 0100200 },
 		{ "generation", 0100444 }, { "stats", 040755 },
 		{ "stats/produced", 0100444 }, { "stats/dropped", 0100444 },
 		{ "stats/subbufs_produced", 0100444 },
@@ -169,6 +182,7 @@ static void test_defaults(void)
 	check_str(sr_value("overwrite", buf, sizeof(buf)), "0");
 	check_str(sr_value("subbuf_size", buf, sizeof(buf)), "65536");
 	check_str(sr_value("n_subbufs", buf, sizeof(buf)), "8");
+	check_str(sr_value("wakeup_subbufs", buf, sizeof(buf)), "1");
 	check_uint(sr_read_u64("generation"), ==, 1);
 }
 
@@ -235,7 +249,8 @@ static void test_refused_values(void)
 static void test_empty_and_huge_writes(void)
 {
 	static const char *const files[] = {
-		"enabled", "events", "overwrite", "subbuf_size", "n_subbufs", "reset",
+		"enabled", "events", "overwrite", "subbuf_size", "n_subbufs",
+		"wakeup_subbufs", "reset",
 	};
 	char before[256], after[256], huge[5000];
 
@@ -302,7 +317,8 @@ static void test_read_only_files(void)
 static int as_nobody(void)
 {
 	static const char *const writable[] = {
-		"enabled", "events", "overwrite", "subbuf_size", "n_subbufs", "reset",
+		"enabled", "events", "overwrite", "subbuf_size", "n_subbufs",
+		"wakeup_subbufs", "reset",
 	};
 	char buf[1024];
 
@@ -367,7 +383,7 @@ int main(void)
 		return 1;
 	}
 	TEST(test_files_and_modes(), "the files exist with their documented modes");
-	TEST(test_defaults(), "a fresh load: enabled, all events, no overwrite, 65536 x 8, generation 1");
+	TEST(test_defaults(), "a fresh load: enabled, all events, no overwrite, 65536 x 8, wake-up per sub-buffer, generation 1");
 	sr_set("enabled", "0");
 	TEST(test_accepted_values(),
 	     "each control file takes its documented values; a change bumps generation once");

@@ -29,9 +29,10 @@
 
 /* The files that must exist when the KOBJ_ADD uevent is sent. */
 static const char *const sr_files[] = {
-	"enabled", "events", "overwrite", "subbuf_size", "n_subbufs", "reset",
-	"generation", "stats/produced", "stats/dropped", "stats/subbufs_produced",
-	"stats/subbufs_consumed", "stats/fill_bytes", "stats/wakeups",
+	"enabled", "events", "overwrite", "subbuf_size", "n_subbufs",
+	"wakeup_subbufs", "reset", "generation", "stats/produced",
+	"stats/dropped", "stats/subbufs_produced", "stats/subbufs_consumed",
+	"stats/fill_bytes", "stats/wakeups",
 };
 
 /* What was seen when the add event arrived (filled before any output). */
