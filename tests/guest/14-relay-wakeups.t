@@ -8,8 +8,12 @@
 # relay's wakeup_count (relay_test's stats, sched_relay's stats/wakeups)
 # counts one wake-up per switch while a file is open.  Removal still
 # notifies the files: kernfs_notify_workfn runs then, which shows that the
-# trace would see the work.  The exact counts and the pollers' wake-ups,
-# on a switch and on removal, are in relay_sysfs (10-relay.t).
+# trace would see the work.  sched_relay's wakeup_subbufs (module parameter
+# and file) batches the wake-ups: with N asked for and nothing consumed, a
+# CPU's buffer wakes its reader at every switch from the Nth on, so
+# stats/wakeups is subbufs_produced - (N - 1) per CPU; the value survives a
+# new geometry.  The exact counts and the pollers' wake-ups, on a switch, at
+# the watermark and on removal, are in relay_sysfs (10-relay.t).
 . /tests/lib/tap.sh
 
 T=/sys/kernel/tracing
@@ -121,5 +125,83 @@ t_ok "its removal notifies the files: kernfs_notify_workfn runs" \
 echo 0 > $T/tracing_on
 echo 0 > $T/events/enable
 echo > $T/trace
+
+# --- sched_relay's wakeup_subbufs, counted per CPU ----------------------------
+# every_cpu_woke_as N: with no sub-buffer consumed, each CPU's wakeups is
+# its subbufs_produced - (N - 1), or 0 below N.
+every_cpu_woke_as() {
+	paste -d' ' $SR/stats/subbufs_produced $SR/stats/wakeups | awk -v n="$1" '{
+		half = NF / 2
+		for (i = 1; i <= half; i++) {
+			p = $i; w = $(i + half); want = p >= n ? p - n + 1 : 0
+			if (w != want) { printf "cpu%d: %d switches, %d wake-ups, want %d\n", i - 1, p, w, want; bad = 1 }
+		}
+	} END { exit bad }'
+}
+
+# some_cpu_switched_at_least N: a CPU's buffer completed N sub-buffers.
+some_cpu_switched_at_least() {
+	tr ' ' '\n' < $SR/stats/subbufs_produced | awk -v n="$1" '$1 >= n { f = 1 } END { exit !f }'
+}
+
+# load_until N: loadgen until a CPU has switched N times (at most 300 s).
+load_until() {
+	end=$(( $(cut -d. -f1 /proc/uptime) + 300 ))
+	until some_cpu_switched_at_least "$1"; do
+		[ "$(cut -d. -f1 /proc/uptime)" -ge $end ] && return 1
+		loadgen -q -r 2000 -t 1 > /dev/null 2>&1
+	done
+}
+
+# hold_open: a sleeper per CPU holds its buffer open (so relay counts the
+# wake-ups) and reads nothing; all_held says when every one has its file.
+# Not under t_ok, whose output capture would wait for the sleepers.
+hold_open() {
+	holders=
+	for f in $SR/buffers/cpu*; do
+		sleep 100000 < $f > /dev/null 2>&1 &
+		holders="$holders $!"
+	done
+}
+all_held() {
+	for p in $holders; do
+		case "$(readlink /proc/$p/fd/0)" in
+		$SR/buffers/cpu*) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+let_go() {
+	kill $holders
+	wait $holders 2> /dev/null
+}
+
+t_ok "sched_relay loads with wakeup_subbufs=4, 8 sub-buffers of 4096 bytes" \
+	insmod /lib/modules/sched_relay.ko wakeup_subbufs=4 subbuf_size=4096 n_subbufs=8
+t_eq "wakeup_subbufs reads the parameter" 4 "$(cat $SR/wakeup_subbufs)"
+hold_open
+t_ok "every buffer is held open, none read" t_wait 60 all_held
+t_ok "a CPU's buffer completes 6 sub-buffers under loadgen" load_until 6
+echo 0 > $SR/enabled
+t_ok "each CPU woke its reader from the 4th ready sub-buffer on" every_cpu_woke_as 4
+t_ok "wakeup_subbufs 1, and a reset" \
+	sh -c "echo 1 > $SR/wakeup_subbufs && echo 1 > $SR/reset && echo 1 > $SR/enabled"
+t_ok "a CPU's buffer completes 3 sub-buffers under loadgen" load_until 3
+echo 0 > $SR/enabled
+t_ok "each CPU woke its reader at every switch" every_cpu_woke_as 1
+let_go
+t_ok "wakeup_subbufs 3, then a new geometry" \
+	sh -c "echo 3 > $SR/wakeup_subbufs && echo 8192 > $SR/subbuf_size && echo 1 > $SR/enabled"
+t_eq "wakeup_subbufs still reads 3" 3 "$(cat $SR/wakeup_subbufs)"
+hold_open
+t_ok "every buffer of the new channel is held open" t_wait 60 all_held
+t_ok "a CPU's buffer completes 5 sub-buffers under loadgen" load_until 5
+echo 0 > $SR/enabled
+t_ok "the new channel wakes from the 3rd ready sub-buffer on" every_cpu_woke_as 3
+let_go
+t_ok "sched_relay unloads" rmmod sched_relay
+t_ok "sched_relay refuses wakeup_subbufs=0 at load" \
+	sh -c "! insmod /lib/modules/sched_relay.ko wakeup_subbufs=0 2> /dev/null"
+t_ok "and is not loaded" sh -c "! test -d $SR"
 t_no_splat "the kernel log has no splat"
 t_done

@@ -14,6 +14,8 @@
  *    never POLLPRI (the "changed" of attributes) while the file exists;
  *    relay's wakeup_count counts the sub-buffer switches while a file is
  *    open (the reader's wake-ups), once each, and none while none is;
+ *    relay_set_wakeup_subbufs(n) wakes only once n sub-buffers are ready
+ *    (or the buffer is full, or on a flush), and a sleeping poller then;
  *  - no-overwrite mode counts exactly N - K drops for N records into room
  *    for K (refused_count), records larger than a sub-buffer are counted
  *    apart (big_count), full_count means what it means upstream (every
@@ -451,22 +453,32 @@ static void test_poll_wakes_reopened(void)
 }
 
 /*
- * 640 records of 64 bytes on @cpu, 10 sub-buffers' worth in overwrite
- * mode (9 switches from an empty buffer, 10 after): the sub-buffer
- * switches and the wake-ups they queued, as differences of @cpu's
- * counters.
+ * @count records of 64 bytes on @cpu: the sub-buffer switches and the
+ * wake-ups they queued, as differences of @cpu's counters.  A 4096-byte
+ * sub-buffer holds 64 records, and the record after them switches.
  */
-static bool switches_and_wakeups(unsigned int cpu, unsigned long long *switches,
+static bool put_switches_wakeups(unsigned int cpu, unsigned long count,
+				 unsigned long long *switches,
 				 unsigned long long *wakeups)
 {
 	struct cpu_stats a, b;
 
-	if (!check(get_stats("stats", cpu, &a)) || !put(cpu, 640, 64, "write") ||
+	if (!check(get_stats("stats", cpu, &a)) || !put(cpu, count, 64, "write") ||
 	    !check(get_stats("stats", cpu, &b)))
 		return false;
 	*switches = b.produced - a.produced;
 	*wakeups = b.wakeups - a.wakeups;
 	return true;
+}
+
+/*
+ * 640 records, 10 sub-buffers' worth in overwrite mode (9 switches from an
+ * empty buffer, 10 after).
+ */
+static bool switches_and_wakeups(unsigned int cpu, unsigned long long *switches,
+				 unsigned long long *wakeups)
+{
+	return put_switches_wakeups(cpu, 640, switches, wakeups);
 }
 
 /*
@@ -507,6 +519,211 @@ static void test_wakeups_counted(void)
 		check_uint(switches, >=, 9);
 		check_uint(wakeups, ==, 0);
 	}
+}
+
+/* @count records on @cpu switch @switches times and wake readers @wakeups. */
+static void expect_wakes(unsigned int cpu, unsigned long count,
+			 unsigned long long switches, unsigned long long wakeups)
+{
+	unsigned long long sw, wk;
+
+	if (!put_switches_wakeups(cpu, count, &sw, &wk))
+		return;
+	if (!check_uint(sw, ==, switches) || !check_uint(wk, ==, wakeups))
+		test_msg("%lu records: %llu switches (want %llu), %llu wake-ups (want %llu)",
+			 count, sw, switches, wk, wakeups);
+}
+
+/* Hand @n sub-buffers back through @fd, as an mmap reader does. */
+static void hand_back(int fd, unsigned int n)
+{
+	char num[16];
+	int len = snprintf(num, sizeof(num), "%u", n);
+	ssize_t r = write(fd, num, len);
+
+	check_int(r, ==, len);
+}
+
+/* The first line of control file @file is @want. */
+static bool ctl_value_is(const char *file, const char *want)
+{
+	char line[64] = "";
+	FILE *f = open_ctl_file(file);
+
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	if (strcmp(line, want))
+		test_msg("%s reads '%s', not '%s'", file, line, want);
+	return !strcmp(line, want);
+}
+
+static int wakeup_subbufs(unsigned int n)
+{
+	return ctl("wakeup_subbufs", "%u\n", n);
+}
+
+/*
+ * relay_set_wakeup_subbufs(chan, n): a switch wakes the readers of a
+ * buffer (counts in wakeup_count) only once n sub-buffers are ready to
+ * read, and again at every switch while n or more are; n above n_subbufs
+ * wakes once, when the buffer fills; relay_flush() wakes whatever n; n = 0
+ * is -EINVAL and changes nothing; re-creating the channel keeps n.  A
+ * no-overwrite channel of 8 sub-buffers, a file open, nothing read:
+ * ready = switches - handed back.
+ */
+static void test_wakeup_subbufs(void)
+{
+	unsigned int cpu = cpus[ncpus > 1 ? 1 : 0];
+	struct cpu_stats st;
+	int fd, ret;
+
+	if (!fresh(4096, 8, 0))
+		return;
+	ret = wakeup_subbufs(3);
+	if (!check_int(ret, ==, 0))
+		return;
+	fd = open_buf(cpu, O_RDWR);
+	if (!check_int(fd, >=, 0))
+		return;
+	expect_wakes(cpu, 129, 2, 0);		/* 2 ready */
+	expect_wakes(cpu, 64, 1, 1);		/* 3 ready: wake */
+	expect_wakes(cpu, 64, 1, 1);		/* 4 ready: still 3 or more */
+	hand_back(fd, 4);
+	expect_wakes(cpu, 128, 2, 0);		/* 2 ready */
+	expect_wakes(cpu, 64, 1, 1);		/* 3 ready */
+	hand_back(fd, 3);
+
+	/* More than the buffer holds: only a full buffer wakes. */
+	ret = wakeup_subbufs(100);
+	check_int(ret, ==, 0);
+	/*
+	 * Sub-buffer 7 holds 1 record: 63 fit, then 8 switches, the 8th
+	 * finds the buffer full, and its record and the 128 after it are
+	 * refused.
+	 */
+	expect_wakes(cpu, 640, 8, 1);
+	if (check(get_stats("stats", cpu, &st)))
+		check_uint(st.refused, ==, 129);
+	hand_back(fd, 8);
+
+	/* A flush wakes for the one sub-buffer it completes. */
+	ret = wakeup_subbufs(5);
+	check_int(ret, ==, 0);
+	expect_wakes(cpu, 10, 0, 0);
+	if (check(get_stats("stats", cpu, &st))) {
+		unsigned long long produced = st.produced, woken = st.wakeups;
+
+		ret = ctl("flush", "1\n");
+		check_int(ret, ==, 0);
+		if (check(get_stats("stats", cpu, &st))) {
+			check_uint(st.produced, ==, produced + 1);
+			check_uint(st.wakeups, ==, woken + 1);
+		}
+	}
+	hand_back(fd, 1);
+
+	ret = wakeup_subbufs(0);
+	check_int(ret, ==, -EINVAL);
+	check(ctl_value_is("wakeup_subbufs", "5"));
+	close(fd);
+
+	/* A new channel gets the value, and counts from an empty buffer. */
+	if (!fresh(4096, 8, 0))
+		return;
+	check(ctl_value_is("wakeup_subbufs", "5"));
+	fd = open_buf(cpu, O_RDONLY);
+	if (check_int(fd, >=, 0)) {
+		expect_wakes(cpu, 257, 4, 0);
+		expect_wakes(cpu, 64, 1, 1);
+		close(fd);
+	}
+	ret = wakeup_subbufs(1);
+	check_int(ret, ==, 0);
+}
+
+/*
+ * @pid is asleep in poll() or ppoll() (x86-64 syscalls 7 and 271):
+ * /proc/PID/syscall names the syscall and the task is sleeping (state S).
+ */
+static bool asleep_in_poll(pid_t pid)
+{
+	char path[64], line[256];
+	bool in_poll = false, sleeping = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			in_poll = !strncmp(line, "7 ", 2) ||
+				  !strncmp(line, "271 ", 4);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(line, sizeof(line), f)) {
+			char *end = strrchr(line, ')');
+
+			sleeping = end && end[1] == ' ' && end[2] == 'S';
+		}
+		fclose(f);
+	}
+	return in_poll && sleeping;
+}
+
+/*
+ * With wakeup_subbufs 2, a poller that sleeps on an empty buffer wakes
+ * with POLLIN once the second sub-buffer is ready, and the first switch
+ * queued no wake-up.  The child writes only once the poller sleeps.
+ */
+static void test_poll_wakes_at_watermark(void)
+{
+	unsigned int cpu = cpus[0];
+	struct pollfd pfd = { .events = POLLIN };
+	struct cpu_stats a, b;
+	pid_t pid, parent = getpid();
+	int status, ret;
+	long r;
+
+	if (!fresh(4096, 4, 0))
+		return;
+	ret = wakeup_subbufs(2);
+	if (!check_int(ret, ==, 0))
+		return;
+	pfd.fd = open_buf(cpu, O_RDONLY);
+	if (!check_int(pfd.fd, >=, 0) || !check(get_stats("stats", cpu, &a)))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		double give_up = now() + 120;
+
+		while (!asleep_in_poll(parent) && now() < give_up)
+			sleep_ms(10);
+		if (put_records("write", "write", cpu, 65, 64))
+			_exit(1);
+		/* one sub-buffer ready: the poller sleeps on */
+		sleep_ms(200);
+		_exit(put_records("write", "write", cpu, 64, 64) ? 2 : 0);
+	}
+	r = poll(&pfd, 1, 60000);
+	check_int(r, ==, 1);
+	check(pfd.revents & POLLIN);
+	r = waitpid(pid, &status, 0);
+	check_int(r, ==, pid);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (check(get_stats("stats", cpu, &b))) {
+		check_uint(b.produced - a.produced, ==, 2);
+		check_uint(b.wakeups - a.wakeups, ==, 1);
+	}
+	close(pfd.fd);
+	ret = wakeup_subbufs(1);
+	check_int(ret, ==, 0);
 }
 
 static void exact_drops(int mode, unsigned int size, const char *method)
@@ -1138,6 +1355,8 @@ int main(void)
 	TEST(test_epoll_wakes(), "epoll_wait() wakes with EPOLLIN when a sub-buffer completes");
 	TEST(test_poll_wakes_reopened(), "poll() and epoll_wait() wake through a file opened after all were closed, its partner closed");
 	TEST(test_wakeups_counted(), "wakeup_count counts the sub-buffer switches while a file is open, once each");
+	TEST(test_wakeup_subbufs(), "relay_set_wakeup_subbufs(n): wake-ups once n sub-buffers are ready or the buffer is full, always on flush; 0 is EINVAL");
+	TEST(test_poll_wakes_at_watermark(), "a poller sleeping on an empty buffer wakes once wakeup_subbufs sub-buffers are ready");
 	TEST(test_drops_default(), "no-overwrite: N records into room for K count exactly N-K refused; a flush counts as full");
 	TEST(test_drops_odd_size(), "exact drop count with padding (100-byte records, __relay_write)");
 	TEST(test_drops_reserve(), "exact drop count with relay_reserve()");

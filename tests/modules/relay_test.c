@@ -23,6 +23,9 @@
  *			COUNT records of SIZE bytes on CPU with relay_write(),
  *			__relay_write() or relay_reserve()
  *	reset, flush	write 1: relay_reset() / relay_flush() (0200)
+ *	wakeup_subbufs	N: relay_set_wakeup_subbufs(chan, N), kept when the
+ *			channel is re-created; relay's errno is the write's
+ *			(0644)
  *	stats		header, then per CPU that has a buffer:
  *			"cpu events bytes full big refused produced consumed
  *			wakeups", then "total FULL BIG" from relay_stats()
@@ -114,6 +117,8 @@ static struct relay_test_chan relay_test_dbg;
 static struct relay_test_chan relay_test_glob;
 static struct dentry *relay_test_dbg_dir;
 static enum relay_test_mode relay_test_mode;
+/* Under relay_test_lock: what the sysfs channel gets when it is created. */
+static size_t relay_test_wakeup_subbufs = 1;
 static atomic_long_t relay_test_calls;
 static atomic_long_t relay_test_bad_private;
 
@@ -425,6 +430,9 @@ static int relay_test_create(void)
 		return ret;
 	relay_test_sysfs.rchan = relay_test_attr.rchan;
 	memset(relay_test_sysfs.seq, 0, nr_cpu_ids * sizeof(u64));
+	/* The value was accepted by relay before: this cannot fail. */
+	WARN_ON(relay_set_wakeup_subbufs(relay_test_sysfs.rchan,
+					 relay_test_wakeup_subbufs));
 	return 0;
 }
 
@@ -1052,6 +1060,38 @@ static ssize_t flush_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+static ssize_t wakeup_subbufs_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	size_t n;
+
+	mutex_lock(&relay_test_lock);
+	n = relay_test_wakeup_subbufs;
+	mutex_unlock(&relay_test_lock);
+	return sysfs_emit(buf, "%zu\n", n);
+}
+
+/* 0 goes to relay too: its -EINVAL is what the test checks. */
+static ssize_t wakeup_subbufs_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	unsigned long n;
+	int ret;
+
+	if (kstrtoul(buf, 10, &n))
+		return -EINVAL;
+
+	mutex_lock(&relay_test_lock);
+	ret = -ENODEV;
+	if (relay_test_sysfs.rchan)
+		ret = relay_set_wakeup_subbufs(relay_test_sysfs.rchan, n);
+	if (!ret)
+		relay_test_wakeup_subbufs = n;
+	mutex_unlock(&relay_test_lock);
+	return ret ? ret : count;
+}
+
 static ssize_t callbacks_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
@@ -1062,6 +1102,7 @@ static ssize_t callbacks_show(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute geometry_attr = __ATTR_RW(geometry);
 static struct kobj_attribute present_attr = __ATTR_RW(present);
 static struct kobj_attribute flush_attr = __ATTR_WO(flush);
+static struct kobj_attribute wakeup_subbufs_attr = __ATTR_RW(wakeup_subbufs);
 static struct kobj_attribute callbacks_attr = __ATTR_RO(callbacks);
 
 /* PREFIX##write, PREFIX##reset and PREFIX##stats of the channel CHAN */
@@ -1096,6 +1137,7 @@ static struct attribute *relay_test_attrs[] = {
 	&write_attr.attr.attr,
 	&reset_attr.attr.attr,
 	&flush_attr.attr,
+	&wakeup_subbufs_attr.attr,
 	&stats_attr.attr.attr,
 	&callbacks_attr.attr,
 	&debugfs_write_attr.attr.attr,
