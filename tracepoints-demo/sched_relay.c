@@ -665,13 +665,14 @@ static void sched_relay_reset_channel(void)
  * sysfs hands store() a NUL-terminated copy of at most a page of what was
  * written.  A full page may be the head of a longer write, which would
  * otherwise look like a short write that succeeded: refuse it.  Refuse
- * writes that carry a NUL of their own too, which kstrto*() would stop at.
+ * writes that carry a NUL of their own too, which kstrto*() would stop at,
+ * and a leading '+', which kstrto*() skips but the ABI calls a sign.
  */
 static int sched_relay_check_input(const char *buf, size_t count)
 {
 	if (count >= PAGE_SIZE)
 		return -E2BIG;
-	if (strnlen(buf, count) != count)
+	if (strnlen(buf, count) != count || buf[0] == '+')
 		return -EINVAL;
 	return 0;
 }
