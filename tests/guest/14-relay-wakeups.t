@@ -176,11 +176,14 @@ let_go() {
 	wait $holders 2> /dev/null
 }
 
-t_ok "sched_relay loads with wakeup_subbufs=4, 8 sub-buffers of 4096 bytes" \
-	insmod /lib/modules/sched_relay.ko wakeup_subbufs=4 subbuf_size=4096 n_subbufs=8
+# Switches while a file is closed wake no one and are not counted, so the
+# producer is enabled only once every buffer is held open.
+t_ok "sched_relay loads disabled, with wakeup_subbufs=4, 8 sub-buffers of 4096 bytes" \
+	insmod /lib/modules/sched_relay.ko enabled=0 wakeup_subbufs=4 subbuf_size=4096 n_subbufs=8
 t_eq "wakeup_subbufs reads the parameter" 4 "$(cat $SR/wakeup_subbufs)"
 hold_open
 t_ok "every buffer is held open, none read" t_wait 60 all_held
+echo 1 > $SR/enabled
 t_ok "a CPU's buffer completes 6 sub-buffers under loadgen" load_until 6
 echo 0 > $SR/enabled
 t_ok "each CPU woke its reader from the 4th ready sub-buffer on" every_cpu_woke_as 4
@@ -191,10 +194,11 @@ echo 0 > $SR/enabled
 t_ok "each CPU woke its reader at every switch" every_cpu_woke_as 1
 let_go
 t_ok "wakeup_subbufs 3, then a new geometry" \
-	sh -c "echo 3 > $SR/wakeup_subbufs && echo 8192 > $SR/subbuf_size && echo 1 > $SR/enabled"
+	sh -c "echo 3 > $SR/wakeup_subbufs && echo 8192 > $SR/subbuf_size"
 t_eq "wakeup_subbufs still reads 3" 3 "$(cat $SR/wakeup_subbufs)"
 hold_open
 t_ok "every buffer of the new channel is held open" t_wait 60 all_held
+echo 1 > $SR/enabled
 t_ok "a CPU's buffer completes 5 sub-buffers under loadgen" load_until 5
 echo 0 > $SR/enabled
 t_ok "the new channel wakes from the 3rd ready sub-buffer on" every_cpu_woke_as 3
