@@ -186,8 +186,10 @@ recorded() {
 	# it reads what is left, then ends
 	kill -TERM $rt; wait $rt || fail "relaytop --record: $(cat /tmp/rt.txt)"
 	rec=$(awk '$1 == "all" && NF == 4 { print $2, $3, $4 }' /tmp/rt.txt)
-	# "drains: T timed, W woken; V writev; S records skipped"
-	drains=$(awk '$1 == "drains:" { print "drains_timed=" $2, "drains_woken=" $4, "writevs=" $6 }' /tmp/rt.txt)
+	# "drains: T timed, W woken; V writev; S records skipped; timed drains
+	# up to L ms late"
+	drains=$(awk '$1 == "drains:" { print "drains_timed=" $2, "drains_woken=" $4,
+		"writevs=" $6, "drain_late_ms=" $(NF - 2) }' /tmp/rt.txt)
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
 	identity=
 	if [ -f "${REC_FILE:-/dev/null}" ]; then

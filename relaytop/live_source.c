@@ -728,6 +728,10 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 		went_away(ls, "its buffers were removed");
 		remap(ls);
 	} else if (ls->drain_at && now_ns(ls) >= ls->drain_at) {
+		uint64_t late = now_ns(ls) - ls->drain_at;
+
+		if (late > ls->drain_late_ns)
+			ls->drain_late_ns = late;
 		ls->timed_drains++;
 		drain(ls);	/* all of them, the woken ones too */
 	} else if (nwoke) {

@@ -59,6 +59,9 @@ struct live_source {
 	uint64_t drain_at;	/* next timed drain, or 0: none */
 	uint64_t drain_ns;	/* its period */
 	uint64_t timed_drains;	/* drains the timer made */
+	uint64_t drain_late_ns;	/* the latest a timed drain came after
+				 * drain_at: how long the reader was kept
+				 * from running (its losses' likely cause) */
 	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
 	/* the last pollfds(): control files, then buffers (map: cpus[]) */
 	unsigned int nctl, nbuf;

@@ -242,11 +242,14 @@ int top_run(const struct options *opt)
 		FILE *out = t.app.out == OUT_BATCH ? stderr : stdout;
 
 		batch_print_record_summary(out, t.rec);
-		/* how the reading went: wake-ups and writes */
+		/* how the reading went: wake-ups, writes, and how late the
+		 * timer's drains came at worst */
 		fprintf(out, "drains: %" PRIu64 " timed, %" PRIu64 " woken; %"
-			PRIu64 " writev; %" PRIu64 " records skipped\n",
+			PRIu64 " writev; %" PRIu64 " records skipped; timed "
+			"drains up to %.1f ms late\n",
 			t.live.timed_drains, t.live.woken_drains,
-			t.rec->writevs, t.rec->skipped);
+			t.rec->writevs, t.rec->skipped,
+			(double)t.live.drain_late_ns / 1e6);
 	}
 	if (t.rec_failed)
 		status = 1;

@@ -279,12 +279,13 @@ static void test_drain_timer(void)
 	polled(&r, pfd, &n);
 	r.t.src.ops->ready(ls, pfd, n);
 	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2);
-	/* at it, everything is */
-	fake_now = ls->drain_at;
+	/* at it (here 3 ms after it), everything is, and the delay counts */
+	fake_now = ls->drain_at + 3000000;
 	polled(&r, pfd, &n);
 	r.t.src.ops->ready(ls, pfd, n);
 	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2 + 20);
 	check_uint(ls->timed_drains, ==, 1);
+	check_uint(ls->drain_late_ns, ==, 3000000);
 	/* a burst on quiet CPU 1 wakes us (POLLIN) and is read at once */
 	fake_now += 1000;
 	fake_relay_events(&r.fc.relay[1], 2 * cap);
