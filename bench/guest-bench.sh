@@ -219,7 +219,7 @@ storm_ftrace() {
 	ftrace_events sched_switch sched_wakeup
 	readers=
 	for c in $cpus; do
-		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > /dev/null 2>&1 &
+		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > /dev/null 2> /tmp/rr$c.err &
 		readers="$readers $!"
 	done
 	sleep 1
@@ -227,6 +227,9 @@ storm_ftrace() {
 	frozen "$readers" ftrace_events
 	sleep 2			# the readers read what is left
 	noise=$(self_noise $readers)
+	for p in $readers; do	# a reader that died would make ftrace look cheap
+		kill -0 $p 2>/dev/null || fail "a trace_pipe_raw reader ended: $(cat /tmp/rr*.err)"
+	done
 	kill $readers; wait $readers 2>/dev/null
 	set -- "$1" $(ftrace_counts)
 	emit "storm mode=ftrace round=$1 $lg captured=${2#read=} $3 $4 $5 $noise"

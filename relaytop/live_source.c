@@ -206,6 +206,7 @@ static void unmap_channel(struct live_source *ls)
 	free(ls->bufs);
 	ls->bufs = NULL;
 	ls->have_ch = false;
+	ls->drain_at = 0;	/* nothing to drain until it is back */
 }
 
 static void went_away(struct live_source *ls, const char *why)
@@ -730,7 +731,8 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 	} else if (ls->drain_at && now_ns(ls) >= ls->drain_at) {
 		uint64_t late = now_ns(ls) - ls->drain_at;
 
-		if (late > ls->drain_late_ns)
+		/* a stop and continue is not a wait to run */
+		if (!loop_take_continued() && late > ls->drain_late_ns)
 			ls->drain_late_ns = late;
 		ls->timed_drains++;
 		drain(ls);	/* all of them, the woken ones too */

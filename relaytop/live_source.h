@@ -60,8 +60,8 @@ struct live_source {
 	uint64_t drain_ns;	/* its period */
 	uint64_t timed_drains;	/* drains the timer made */
 	uint64_t drain_late_ns;	/* the latest a timed drain came after
-				 * drain_at: how long the reader was kept
-				 * from running (its losses' likely cause) */
+				 * drain_at, stops (SIGSTOP) left out: how
+				 * long the reader waited to run */
 	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
 	/* the last pollfds(): control files, then buffers (map: cpus[]) */
 	unsigned int nctl, nbuf;

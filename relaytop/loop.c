@@ -20,6 +20,7 @@
 
 static volatile sig_atomic_t got_signal;	/* SIGINT, SIGTERM or SIGHUP */
 static volatile sig_atomic_t got_status;	/* SIGUSR1 */
+static volatile sig_atomic_t got_continued;	/* SIGCONT: we were stopped */
 static sigset_t waiting_mask;	/* the mask while ppoll() waits */
 static bool installed;
 
@@ -29,6 +30,12 @@ static void on_signal(int sig)
 		got_status = 1;
 	else
 		got_signal = sig;
+}
+
+static void on_continued(int sig)
+{
+	(void)sig;
+	got_continued = 1;
 }
 
 static void ours(sigset_t *set)
@@ -57,6 +64,10 @@ void loop_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	/* not blocked: it must be seen before any work after the stop */
+	sa.sa_handler = on_continued;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCONT, &sa, NULL);
 	ours(&set);
 	sigprocmask(SIG_BLOCK, &set, &waiting_mask);
 	sigdelset(&waiting_mask, SIGINT);
@@ -76,6 +87,14 @@ bool loop_signalled(void)
 	return sigismember(&pending, SIGINT) == 1 ||
 	       sigismember(&pending, SIGTERM) == 1 ||
 	       sigismember(&pending, SIGHUP) == 1;
+}
+
+bool loop_take_continued(void)
+{
+	bool was = got_continued;
+
+	got_continued = 0;
+	return was;
 }
 
 sigset_t loop_signals_in(void)

@@ -48,10 +48,16 @@ struct loop {
 	uint64_t end_ns;	/* -t: the end; 0: none */
 };
 
-/* Take SIGINT, SIGTERM, SIGHUP and SIGUSR1 (once per program). */
+/* Take SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGCONT (once per program). */
 void loop_install_signals(void);
 /* A stop signal came (or is waiting): long work should end soon. */
 bool loop_signalled(void);
+/*
+ * SIGCONT came since the last call: the program was stopped (SIGSTOP,
+ * ^Z) and continued, so a wait that overran did not measure the load.
+ * Taken at once, not only in ppoll(), and restarts what it interrupts.
+ */
+bool loop_take_continued(void);
 /*
  * Let the signals in around a write that may block for ever (standard
  * output into a pipe nobody reads, a terminal stopped with ^S): one that

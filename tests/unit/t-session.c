@@ -27,12 +27,14 @@
  * figures, not from the recording.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fake-session.h"
+#include "loop.h"
 #include "record_merge.h"
 #include "record_writer.h"
 #include "top.h"
@@ -305,6 +307,56 @@ static void test_drain_timer(void)
 	check_uint(polled(&r, pfd, &n) & 1u, ==, 1);
 	check_uint(r.fc.relay[0].full, ==, 0);
 	(void)t0;
+	fake_session_stop(&r);
+}
+
+/*
+ * How late the timed drains came counts the waits to run, not a stop:
+ * a drain after SIGCONT (the program was stopped and continued, as the
+ * bench does with SIGSTOP around a configuration change) is left out.
+ * With the buffers gone there is no drain timer to be late.
+ */
+static void test_drain_late_not_stops(void)
+{
+	struct fake_session r;
+	struct live_source *ls;
+	struct pollfd pfd[64];
+	unsigned int n, cap = 63;
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	ls = &r.t.live;
+	ls->clock = fake_clock;
+	fake_now = 1000000000ull;
+	top_drain(&r.t);			/* the first look */
+	fake_now += 10000000;
+	fake_relay_events(&r.fc.relay[0], cap + cap / 2);
+	top_drain(&r.t);
+	if (!check_uint(ls->drain_at, >, 0))
+		goto out;
+	loop_install_signals();
+	raise(SIGCONT);				/* stopped meanwhile */
+	fake_relay_events(&r.fc.relay[0], cap);
+	fake_now = ls->drain_at + 9000000;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(ls->timed_drains, ==, 1);
+	check_uint(ls->drain_late_ns, ==, 0);
+	/* the next one, 2 ms late with no stop, counts */
+	fake_relay_events(&r.fc.relay[0], cap);
+	fake_now = ls->drain_at + 2000000;
+	polled(&r, pfd, &n);
+	r.t.src.ops->ready(ls, pfd, n);
+	check_uint(ls->timed_drains, ==, 2);
+	check_uint(ls->drain_late_ns, ==, 2000000);
+	/* the buffers go away: no drain timer until they are back */
+	check_uint(ls->drain_at, >, 0);
+	fake_channel_remove_buffers(&r.fc);
+	top_drain(&r.t);
+	check(!ls->have_ch);
+	check_uint(ls->drain_at, ==, 0);
+	fake_channel_restore_buffers(&r.fc);
+out:
 	fake_session_stop(&r);
 }
 
@@ -614,6 +666,7 @@ int main(void)
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
+	TEST(test_drain_late_not_stops(), "how late timed drains came: a stop and continue is left out");
 	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
 	TEST(test_recording_says_it_all(), "the recording holds every record, the drops, the reset, the gap");
