@@ -677,6 +677,26 @@ static int sched_relay_check_input(const char *buf, size_t count)
 	return 0;
 }
 
+/* A decimal unsigned long, by the rules of sched_relay_check_input(). */
+static int sched_relay_parse_ulong(const char *buf, size_t count,
+				   unsigned long *val)
+{
+	int err = sched_relay_check_input(buf, count);
+
+	return err ? err : kstrtoul(buf, 10, val);
+}
+
+/* Show one size_t of the configuration, read under the lock. */
+static ssize_t sched_relay_show_size(char *buf, const size_t *field)
+{
+	size_t val;
+
+	mutex_lock(&sched_relay.lock);
+	val = *field;
+	mutex_unlock(&sched_relay.lock);
+	return sysfs_emit(buf, "%zu\n", val);
+}
+
 static int sched_relay_parse_bool(const char *buf, size_t count, bool *val)
 {
 	unsigned int v;
@@ -876,88 +896,65 @@ static ssize_t overwrite_store(struct kobject *kobj, struct kobj_attribute *attr
 	return count;
 }
 
+/*
+ * A write to subbuf_size (@is_size) or n_subbufs: the new geometry is the
+ * current one with that value replaced.
+ */
+static ssize_t sched_relay_store_geometry(struct kobj_attribute *attr,
+					  const char *buf, size_t count,
+					  bool is_size)
+{
+	unsigned long val, size, n;
+	int err;
+
+	err = sched_relay_parse_ulong(buf, count, &val);
+	if (err)
+		return err;
+
+	mutex_lock(&sched_relay.lock);
+	size = is_size ? val : sched_relay.rattr.subbuf_size;
+	n = is_size ? sched_relay.rattr.n_subbufs : val;
+	if (!sched_relay_geometry_valid(size, n)) {
+		err = -EINVAL;
+	} else if (size != sched_relay.rattr.subbuf_size ||
+		   n != sched_relay.rattr.n_subbufs || !sched_relay.chan) {
+		err = sched_relay_set_geometry(size, n);
+		if (!err)
+			sched_relay_notify(attr->attr.name);
+	}
+	mutex_unlock(&sched_relay.lock);
+	return err ? err : count;
+}
+
 static ssize_t subbuf_size_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	size_t size;
-
-	mutex_lock(&sched_relay.lock);
-	size = sched_relay.rattr.subbuf_size;
-	mutex_unlock(&sched_relay.lock);
-	return sysfs_emit(buf, "%zu\n", size);
+	return sched_relay_show_size(buf, &sched_relay.rattr.subbuf_size);
 }
 
 static ssize_t subbuf_size_store(struct kobject *kobj,
 				 struct kobj_attribute *attr,
 				 const char *buf, size_t count)
 {
-	unsigned long size;
-	int err;
-
-	err = sched_relay_check_input(buf, count);
-	if (err)
-		return err;
-	err = kstrtoul(buf, 10, &size);
-	if (err)
-		return err;
-
-	mutex_lock(&sched_relay.lock);
-	if (!sched_relay_geometry_valid(size, sched_relay.rattr.n_subbufs)) {
-		err = -EINVAL;
-	} else if (size != sched_relay.rattr.subbuf_size || !sched_relay.chan) {
-		err = sched_relay_set_geometry(size, sched_relay.rattr.n_subbufs);
-		if (!err)
-			sched_relay_notify(attr->attr.name);
-	}
-	mutex_unlock(&sched_relay.lock);
-	return err ? err : count;
+	return sched_relay_store_geometry(attr, buf, count, true);
 }
 
 static ssize_t n_subbufs_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
-	size_t n;
-
-	mutex_lock(&sched_relay.lock);
-	n = sched_relay.rattr.n_subbufs;
-	mutex_unlock(&sched_relay.lock);
-	return sysfs_emit(buf, "%zu\n", n);
+	return sched_relay_show_size(buf, &sched_relay.rattr.n_subbufs);
 }
 
 static ssize_t n_subbufs_store(struct kobject *kobj, struct kobj_attribute *attr,
 			       const char *buf, size_t count)
 {
-	unsigned long n;
-	int err;
-
-	err = sched_relay_check_input(buf, count);
-	if (err)
-		return err;
-	err = kstrtoul(buf, 10, &n);
-	if (err)
-		return err;
-
-	mutex_lock(&sched_relay.lock);
-	if (!sched_relay_geometry_valid(sched_relay.rattr.subbuf_size, n)) {
-		err = -EINVAL;
-	} else if (n != sched_relay.rattr.n_subbufs || !sched_relay.chan) {
-		err = sched_relay_set_geometry(sched_relay.rattr.subbuf_size, n);
-		if (!err)
-			sched_relay_notify(attr->attr.name);
-	}
-	mutex_unlock(&sched_relay.lock);
-	return err ? err : count;
+	return sched_relay_store_geometry(attr, buf, count, false);
 }
 
 static ssize_t wakeup_subbufs_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
 {
-	size_t n;
-
-	mutex_lock(&sched_relay.lock);
-	n = sched_relay.wakeup_subbufs;
-	mutex_unlock(&sched_relay.lock);
-	return sysfs_emit(buf, "%zu\n", n);
+	return sched_relay_show_size(buf, &sched_relay.wakeup_subbufs);
 }
 
 /* Applies to the channel at once, to its next sub-buffer switches. */
@@ -968,10 +965,7 @@ static ssize_t wakeup_subbufs_store(struct kobject *kobj,
 	unsigned long n;
 	int err;
 
-	err = sched_relay_check_input(buf, count);
-	if (err)
-		return err;
-	err = kstrtoul(buf, 10, &n);
+	err = sched_relay_parse_ulong(buf, count, &n);
 	if (err)
 		return err;
 	if (!sched_relay_wakeup_valid(n))
