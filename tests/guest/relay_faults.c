@@ -68,25 +68,6 @@ static unsigned int ncpus;
 
 /* --- helpers of this test (shared ones: relay_test_lib.h) --------------- */
 
-/* The first line of a control file, without the newline; "" on error. */
-static const char *ctl_read(const char *file)
-{
-	static char line[256];
-	char path[256];
-	FILE *f;
-
-	line[0] = '\0';
-	snprintf(path, sizeof(path), CTL_DIR "/%s", file);
-	f = fopen(path, "r");
-	if (!f)
-		return line;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	return line;
-}
-
 static bool fresh(unsigned int size, unsigned int n, int mode)
 {
 	int ret = ctl("geometry", "%u %u %d\n", size, n, mode);

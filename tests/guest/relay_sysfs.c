@@ -551,23 +551,6 @@ static void hand_back(int fd, unsigned int n)
 	check_int(r, ==, len);
 }
 
-/* The first line of control file @file is @want. */
-static bool ctl_value_is(const char *file, const char *want)
-{
-	char line[64] = "";
-	FILE *f = open_ctl_file(file);
-
-	if (!f)
-		return false;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	if (strcmp(line, want))
-		test_msg("%s reads '%s', not '%s'", file, line, want);
-	return !strcmp(line, want);
-}
-
 static int wakeup_subbufs(unsigned int n)
 {
 	return ctl("wakeup_subbufs", "%u\n", n);
@@ -635,14 +618,14 @@ static void test_wakeup_subbufs(void)
 
 	ret = wakeup_subbufs(0);
 	check_int(ret, ==, -EINVAL);
-	check(ctl_value_is("wakeup_subbufs", "5"));
+	check_str(ctl_read("wakeup_subbufs"), "5");
 	close(fd);
 
 	/* A new channel gets the value, and counts from an empty buffer. */
 	ret = geometry(4096, 8, 0);
 	if (!check_int(ret, ==, 0))
 		return;
-	check(ctl_value_is("wakeup_subbufs", "5"));
+	check_str(ctl_read("wakeup_subbufs"), "5");
 	fd = open_buf(cpu, O_RDONLY);
 	if (check_int(fd, >=, 0)) {
 		expect_wakes(cpu, 257, 4, 0);
@@ -713,10 +696,9 @@ static void test_poll_wakes_at_watermark(void)
 
 		while (!asleep_in_poll(parent) && now() < give_up)
 			sleep_ms(10);
+		/* one sub-buffer ready: no wake-up (counted below), then two */
 		if (put_records("write", "write", cpu, 65, 64))
 			_exit(1);
-		/* one sub-buffer ready: the poller sleeps on */
-		sleep_ms(200);
 		_exit(put_records("write", "write", cpu, 64, 64) ? 2 : 0);
 	}
 	r = poll(&pfd, 1, 60000);

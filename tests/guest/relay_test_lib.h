@@ -92,6 +92,25 @@ static inline FILE *open_ctl_file(const char *file)
 	return fopen(path, "r");
 }
 
+/*
+ * The first line of a control file, without the newline; "" on error.
+ * The buffer is static: valid until the next call.
+ */
+static inline const char *ctl_read(const char *file)
+{
+	static char line[256];
+	FILE *f = open_ctl_file(file);
+
+	line[0] = '\0';
+	if (!f)
+		return line;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
 /* One CPU's line of a stats file; false if the CPU has none. */
 static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stats *st)
 {
