@@ -712,6 +712,7 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 	struct live_source *ls = self;
 	unsigned int woke[LIVE_MAX_BUFFERS], nwoke = 0;
 	bool ctl_woke = false, gone = false;
+	uint64_t now;
 
 	if (n < ls->nctl + ls->nbuf)
 		return;
@@ -728,12 +729,10 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 	if (gone) {
 		went_away(ls, "its buffers were removed");
 		remap(ls);
-	} else if (ls->drain_at && now_ns(ls) >= ls->drain_at) {
-		uint64_t late = now_ns(ls) - ls->drain_at;
-
+	} else if (ls->drain_at && (now = now_ns(ls)) >= ls->drain_at) {
 		/* a stop and continue is not a wait to run */
-		if (!loop_take_continued() && late > ls->drain_late_ns)
-			ls->drain_late_ns = late;
+		if (!loop_take_continued() && now - ls->drain_at > ls->drain_late_ns)
+			ls->drain_late_ns = now - ls->drain_at;
 		ls->timed_drains++;
 		drain(ls);	/* all of them, the woken ones too */
 	} else if (nwoke) {
