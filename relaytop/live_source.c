@@ -18,7 +18,10 @@
  *   drain_ns, the time the busiest takes to fill LIVE_FILL_TARGET of its
  *   free room at its rate.  A quiet buffer stays polled, so a burst
  *   after a quiet period is read at once, and so does a busy one that a
- *   drain found fuller than LIVE_FILL_BACKSTOP (its rate rose);
+ *   drain found fuller than LIVE_FILL_BACKSTOP (its rate rose); a buffer
+ *   goes on the timer only once LIVE_BUSY_RUNS estimates in a row found
+ *   it busy and none full (the first one of a burst averages the quiet
+ *   time before it in, the one after a full buffer misses its drops);
  * - POLLERR on a buffer, or SIGBUS while reading one: the channel went
  *   away (re-configured or unloaded); it is looked for again every tick;
  * - the tick reads every buffer up to what the producer committed
@@ -60,6 +63,7 @@ struct live_marks {
 	uint64_t rate_ns;
 	double rate;
 	double fill;
+	unsigned int busy_runs;	/* estimates in a row that found it busy */
 	/* when its last two whole reads began (CLOCK_MONOTONIC ns) */
 	uint64_t read_ns, prev_read_ns;
 };
@@ -492,6 +496,10 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		uint64_t dt = now - m->rate_ns;
 		double r;
 
+		/* found (nearly) full: what it wrote since is not all seen
+		 * yet (the drops are in the header that follows) */
+		if (m->fill >= LIVE_FILL_BACKSTOP)
+			m->busy_runs = 0;
 		if (!m->rate_ns || now < m->rate_ns) {
 			m->rate_ns = now;	/* the first look */
 			m->bytes = 0;
@@ -504,13 +512,19 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		m->rate = r > m->rate ? r : (m->rate + r) / 2;
 		m->bytes = 0;
 		m->rate_ns = now;
+		if (r * (double)ls->interval_ns / 1e9 <= sub)
+			m->busy_runs = 0;
+		else if (m->fill < LIVE_FILL_BACKSTOP)
+			m->busy_runs++;
 	}
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
 		struct channel_cpu *cc = &ls->ch.cpus[i];
 		const struct live_marks *m = marks_of(ls, cc->cpu);
 		bool busy = m->rate * (double)ls->interval_ns / 1e9 > sub;
 
-		cc->timed = busy && m->fill < LIVE_FILL_BACKSTOP;
+		/* polled until its rate is known (see LIVE_BUSY_RUNS) */
+		cc->timed = busy && m->busy_runs >= LIVE_BUSY_RUNS &&
+			    m->fill < LIVE_FILL_BACKSTOP;
 		if (busy) {
 			double t = LIVE_FILL_TARGET * room / m->rate * 1e9;
 

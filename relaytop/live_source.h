@@ -21,10 +21,15 @@
 #define LIVE_MAX_BUFFERS 1024	/* buffers polled at once */
 /* A timed buffer is drained when it may be this full (of its free room
  * at its rate), and polled again once a drain finds it fuller than
- * LIVE_FILL_BACKSTOP; the timer never waits less than LIVE_MIN_DRAIN_NS. */
+ * LIVE_FILL_BACKSTOP; the timer never waits less than LIVE_MIN_DRAIN_NS.
+ * A buffer goes on the timer once LIVE_BUSY_RUNS rate estimates in a row
+ * found it busy, none of them past the backstop: the first after a quiet
+ * spell, or after a full buffer (whose drops the next header tells), is
+ * an average over time it was not busy, or missed the drops. */
 #define LIVE_FILL_TARGET	0.4
 #define LIVE_FILL_BACKSTOP	0.6
 #define LIVE_MIN_DRAIN_NS	1000000ull
+#define LIVE_BUSY_RUNS		2
 
 struct live_buffer;
 struct live_marks;

@@ -265,7 +265,14 @@ static void test_drain_timer(void)
 	top_drain(&r.t);			/* the first look */
 	check_uint(ls->drain_at, ==, 0);
 	check_uint(polled(&r, pfd, &n), ==, 3);
-	/* CPU 0: 1.5 sub-buffers in 10 ms; CPU 1: nothing */
+	/* CPU 0: 1.5 sub-buffers in 10 ms; CPU 1: nothing.  One estimate
+	 * is not enough: it may average a quiet spell in */
+	fake_now += 10000000;
+	fake_relay_events(&r.fc.relay[0], cap + cap / 2);
+	top_drain(&r.t);
+	check(!ls->ch.cpus[0].timed);
+	check_uint(polled(&r, pfd, &n), ==, 3);
+	/* the same again: the second estimate in a row puts it on a timer */
 	fake_now += 10000000;
 	fake_relay_events(&r.fc.relay[0], cap + cap / 2);
 	top_drain(&r.t);
@@ -280,12 +287,12 @@ static void test_drain_timer(void)
 	fake_now = ls->drain_at - 1;
 	polled(&r, pfd, &n);
 	r.t.src.ops->ready(ls, pfd, n);
-	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 2 * (cap + cap / 2));
 	/* at it (here 3 ms after it), everything is, and the delay counts */
 	fake_now = ls->drain_at + 3000000;
 	polled(&r, pfd, &n);
 	r.t.src.ops->ready(ls, pfd, n);
-	check_uint(r.t.tally.st.cpu[0].events, ==, cap + cap / 2 + 20);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 2 * (cap + cap / 2) + 20);
 	check_uint(ls->timed_drains, ==, 1);
 	check_uint(ls->drain_late_ns, ==, 3000000);
 	/* a burst on quiet CPU 1 wakes us (POLLIN) and is read at once */
@@ -307,6 +314,89 @@ static void test_drain_timer(void)
 	check_uint(polled(&r, pfd, &n) & 1u, ==, 1);
 	check_uint(r.fc.relay[0].full, ==, 0);
 	(void)t0;
+	fake_session_stop(&r);
+}
+
+/*
+ * ms milliseconds of CPU 0 writing per_ms events a millisecond, the loop
+ * doing what it would: the tick every second (of the run), a drain when
+ * the timer says, else a read when CPU 0 is polled and has a finished
+ * sub-buffer (POLLIN).
+ */
+static void run_load(struct fake_session *r, unsigned int ms,
+		     unsigned int per_ms)
+{
+	struct live_source *ls = &r->t.live;
+	struct fake_relay *f = &r->fc.relay[0];
+	struct pollfd pfd[64];
+	unsigned int n;
+
+	for (unsigned int t = 1; t <= ms; t++) {
+		bool woke = false;
+
+		fake_now += 1000000;
+		fake_relay_events(f, per_ms);
+		if (t % 1000 == 0) {
+			top_tick(&r->t);
+			continue;
+		}
+		polled(r, pfd, &n);
+		for (unsigned int i = 0; i < n; i++)
+			if (pfd[i].fd == ls->ch.cpus[0].fd &&
+			    f->produced > f->consumed) {
+				pfd[i].revents = POLLIN;
+				woke = true;
+			}
+		if (woke || (ls->drain_at && fake_now >= ls->drain_at))
+			r->t.src.ops->ready(ls, pfd, n);
+	}
+}
+
+/*
+ * A burst after a quiet spell, and a buffer that filled up: the rate a
+ * first look finds is an average over time the buffer was quiet (or
+ * misses the drops the next header tells), so the buffer stays polled
+ * until a second estimate; going on a timer sized from the first one
+ * let the producer drop nearly everything until the next tick.  Once
+ * the rate is known the timer takes over (few wake-ups).
+ */
+static void test_burst_after_quiet(void)
+{
+	struct fake_session r;
+	struct live_source *ls;
+	/* a sub-buffer (63 records) every 14 ms: the buffer's free room
+	 * (3 sub-buffers) fills in 42 ms */
+	unsigned int per_ms = 5, n;
+	struct pollfd pfd[64];
+	uint64_t dropped;
+
+	if (!check(rig_start(&r, 1, false, NULL)))
+		return;
+	ls = &r.t.live;
+	ls->clock = fake_clock;
+	fake_now = 1000000000ull;
+	top_drain(&r.t);			/* the first look */
+	run_load(&r, 700, 0);			/* quiet */
+	run_load(&r, 1200, per_ms);		/* the burst, a tick inside */
+	check_uint(r.fc.relay[0].full, ==, 0);
+	check(ls->ch.cpus[0].timed);
+	check_uint(ls->timed_drains, >, 0);
+	check_uint(ls->woken_drains, <, 1200 / 14 / 2);
+	/* relaytop held up for 100 ms: the buffer fills up, the drops are
+	 * counted, and then it keeps up again */
+	for (unsigned int t = 0; t < 100; t++) {
+		fake_now += 1000000;
+		fake_relay_events(&r.fc.relay[0], per_ms);
+	}
+	polled(&r, pfd, &n);			/* the late timed drain */
+	r.t.src.ops->ready(ls, pfd, n);
+	dropped = r.fc.relay[0].full;
+	check_uint(dropped, >, 0);
+	run_load(&r, 1500, per_ms);		/* a tick inside */
+	check_uint(r.fc.relay[0].full, ==, dropped);
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events + dropped, ==, 2800 * per_ms);
+	check_uint(r.t.tally.st.cpu[0].dropped, ==, dropped);
 	fake_session_stop(&r);
 }
 
@@ -666,6 +756,7 @@ int main(void)
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
+	TEST(test_burst_after_quiet(), "a burst after a quiet spell or a full buffer: polled until its rate is known, nothing dropped");
 	TEST(test_drain_late_not_stops(), "how late timed drains came: a stop and continue is left out");
 	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
