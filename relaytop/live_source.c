@@ -477,13 +477,17 @@ static uint64_t now_ns(const struct live_source *ls)
 }
 
 /*
- * After buffers were read: their rates, which buffers the timer drains
- * (and so are not polled), and when it does next.
+ * After buffers were read from start on: their rates, which buffers the
+ * timer drains (and so are not polled), and when it does next.  What the
+ * producer writes from one drain's start on must fit in the free room
+ * until the next drain has handed sub-buffers back: the period between
+ * their starts plus how long a drain takes.
  */
 static void schedule(struct live_source *ls, const unsigned int *which,
-		     unsigned int n)
+		     unsigned int n, uint64_t start)
 {
-	uint64_t now = now_ns(ls), period = ls->interval_ns;
+	uint64_t now = start, period = ls->interval_ns, fill_ns = period;
+	uint64_t end = now_ns(ls), took = end - start;
 	double sub = ls->ch.geom.subbuf_size;
 	/* what the producer may fill before a drain: the buffer but the
 	 * sub-buffer it is in (not handed back) */
@@ -529,14 +533,23 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 			double t = LIVE_FILL_TARGET * room / m->rate * 1e9;
 
 			any = true;
-			if (t < (double)period)
-				period = (uint64_t)t;
+			if (t < (double)fill_ns)
+				fill_ns = (uint64_t)t;
 		}
 	}
+	/* a drain of them all times the timer's drains (a woken one reads
+	 * a buffer or two) */
+	if (!which)
+		ls->drain_took_ns = took > ls->drain_took_ns ? took :
+				    (ls->drain_took_ns + took) / 2;
+	if (fill_ns < period)
+		period = fill_ns > ls->drain_took_ns ?
+			 fill_ns - ls->drain_took_ns : 0;
 	if (period < LIVE_MIN_DRAIN_NS)
 		period = LIVE_MIN_DRAIN_NS;
 	ls->drain_ns = period;
-	ls->drain_at = any ? now + period : 0;
+	/* not before this one ended: what comes later is a wait to run */
+	ls->drain_at = !any ? 0 : start + period > end ? start + period : end;
 }
 
 /*
@@ -547,10 +560,11 @@ static void read_buffers(struct live_source *ls, const unsigned int *which,
 			 unsigned int n, bool mark_idle)
 {
 	struct read_args a = { which, n, mark_idle, 0 };
+	uint64_t start = now_ns(ls);
 
 	if (!ls->have_ch || !guarded(ls, read_some, &a))
 		return;
-	schedule(ls, which, n);
+	schedule(ls, which, n, start);
 	if (a.err == -ENODEV || a.err == -ENOENT)
 		went_away(ls, "its buffers were removed");
 	else if (a.err == -EBADF) {

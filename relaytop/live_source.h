@@ -62,7 +62,10 @@ struct live_source {
 	uint64_t (*clock)(void);	/* NULL: mono_ns() (tests: theirs) */
 	uint64_t interval_ns;	/* the refresh interval: the longest wait */
 	uint64_t drain_at;	/* next timed drain, or 0: none */
-	uint64_t drain_ns;	/* its period */
+	uint64_t drain_ns;	/* its period, from when a drain begins */
+	uint64_t drain_took_ns;	/* how long drains take, from their start
+				 * to the hand-back (a rise at once, a fall
+				 * by halves): the producer fills that too */
 	uint64_t timed_drains;	/* drains the timer made */
 	uint64_t drain_late_ns;	/* the latest a timed drain came after
 				 * drain_at, stops (SIGSTOP) left out: how

@@ -400,6 +400,48 @@ static void test_burst_after_quiet(void)
 	fake_session_stop(&r);
 }
 
+static struct fake_session *slow_rig;
+static unsigned int slow_ms, slow_per_ms;
+
+/* A hand-back slow_ms after the reads (the write took that long, or the
+ * reader waited to run in between): CPU 0's producer goes on meanwhile. */
+static int slow_give_back(void *cc, uint64_t n)
+{
+	fake_now += slow_ms * 1000000ull;
+	fake_relay_events(&slow_rig->fc.relay[0],
+			  (uint64_t)slow_ms * slow_per_ms);
+	return fake_channel_give_back(cc, n);
+}
+
+/*
+ * Drains that take time: the producer fills the buffer from one drain's
+ * start until the next one's hand-back, so the timer counts from a
+ * drain's start and leaves room for how long drains take.  Counting the
+ * period from a drain's end, with no room for the next one's length,
+ * dropped events with drains of 15 ms against 38 ms of free room.
+ */
+static void test_slow_drains(void)
+{
+	struct fake_session r;
+	struct live_source *ls;
+
+	if (!check(rig_start(&r, 1, false, NULL)))
+		return;
+	ls = &r.t.live;
+	ls->clock = fake_clock;
+	fake_now = 1000000000ull;
+	top_drain(&r.t);			/* the first look */
+	slow_rig = &r;
+	slow_ms = 15;
+	slow_per_ms = 5;			/* 38 ms of free room */
+	ls->give_back = slow_give_back;
+	run_load(&r, 3000, slow_per_ms);
+	check_uint(r.fc.relay[0].full, ==, 0);
+	check_uint(ls->timed_drains, >, 0);
+	check_uint(ls->drain_took_ns, >=, 15000000);
+	fake_session_stop(&r);
+}
+
 /*
  * How late the timed drains came counts the waits to run, not a stop:
  * a drain after SIGCONT (the program was stopped and continued, as the
@@ -757,6 +799,7 @@ int main(void)
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
 	TEST(test_burst_after_quiet(), "a burst after a quiet spell or a full buffer: polled until its rate is known, nothing dropped");
+	TEST(test_slow_drains(), "drains that take time: timed from their start, their length left room for");
 	TEST(test_drain_late_not_stops(), "how late timed drains came: a stop and continue is left out");
 	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
 	TEST(test_overwrite_losses_counted(), "overwrite: read + lost == produced, fill 100%%");
