@@ -15,13 +15,17 @@
  * - the drain timer: a buffer whose rate fills a sub-buffer within a
  *   refresh interval is not polled (a wake-up per sub-buffer costs more
  *   than a timer that reads several at once); all buffers are read every
- *   drain_ns, the time the busiest takes to fill LIVE_FILL_TARGET of its
- *   free room at its rate.  A quiet buffer stays polled, so a burst
- *   after a quiet period is read at once, and so does a busy one that a
- *   drain found fuller than LIVE_FILL_BACKSTOP (its rate rose); a buffer
- *   goes on the timer only once LIVE_BUSY_RUNS estimates in a row found
- *   it busy and none full (the first one of a burst averages the quiet
- *   time before it in, the one after a full buffer misses its drops);
+ *   drain_ns from one drain's start to the next: the time the busiest
+ *   takes to fill LIVE_FILL_TARGET of its free room at its rate, less how
+ *   long the timer's drains take (the producer fills the buffer until
+ *   the next drain hands sub-buffers back).  A quiet buffer stays
+ *   polled, so a burst after a quiet period is read at once, and so does
+ *   a busy one that a drain found fuller than LIVE_FILL_BACKSTOP (its
+ *   rate rose); a buffer goes on the timer only once LIVE_BUSY_RUNS
+ *   estimates in a row found it busy and none past the backstop (the
+ *   first one of a burst averages the quiet time before it in, the one
+ *   after a full buffer misses its drops).  A woken read may bring the
+ *   timer's drain nearer, never put it off;
  * - POLLERR on a buffer, or SIGBUS while reading one: the channel went
  *   away (re-configured or unloaded); it is looked for again every tick;
  * - the tick reads every buffer up to what the producer committed
@@ -63,7 +67,9 @@ struct live_marks {
 	uint64_t rate_ns;
 	double rate;
 	double fill;
-	unsigned int busy_runs;	/* estimates in a row that found it busy */
+	/* estimates in a row that found it busy, up to LIVE_BUSY_RUNS; a
+	 * read that finds it past LIVE_FILL_BACKSTOP starts it over */
+	unsigned int busy_runs;
 	/* when its last two whole reads began (CLOCK_MONOTONIC ns) */
 	uint64_t read_ns, prev_read_ns;
 };
@@ -194,9 +200,14 @@ static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
 		.kind = FEED_CPU_ON, .cpu = cc->cpu, .lost = cc->reader.lost,
 		.dropped = cc->reader.dropped, .first = first,
 	};
+	struct live_marks *m = marks_of(ls, cc->cpu);
 
-	marks_of(ls, cc->cpu)->valid = false;
-	marks_of(ls, cc->cpu)->stats_dropped = 0;
+	m->valid = false;
+	m->stats_dropped = 0;
+	/* a new buffer (maybe of a new geometry): its rate is not known */
+	m->rate_ns = m->bytes = 0;
+	m->rate = 0;
+	m->busy_runs = 0;
 	feed_event(ls->feed, &e);
 }
 
@@ -484,9 +495,9 @@ static uint64_t now_ns(const struct live_source *ls)
  * their starts plus how long a drain takes.
  */
 static void schedule(struct live_source *ls, const unsigned int *which,
-		     unsigned int n, uint64_t start)
+		     unsigned int n, uint64_t start, bool timed)
 {
-	uint64_t now = start, period = ls->interval_ns, fill_ns = period;
+	uint64_t period = ls->interval_ns, fill_ns = period, at;
 	uint64_t end = now_ns(ls), took = end - start;
 	double sub = ls->ch.geom.subbuf_size;
 	/* what the producer may fill before a drain: the buffer but the
@@ -497,15 +508,15 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 	for (unsigned int k = 0; k < (which ? n : ls->ch.n); k++) {
 		struct live_marks *m =
 			marks_of(ls, ls->ch.cpus[which ? which[k] : k].cpu);
-		uint64_t dt = now - m->rate_ns;
+		uint64_t dt = start - m->rate_ns;
 		double r;
 
 		/* found (nearly) full: what it wrote since is not all seen
 		 * yet (the drops are in the header that follows) */
 		if (m->fill >= LIVE_FILL_BACKSTOP)
 			m->busy_runs = 0;
-		if (!m->rate_ns || now < m->rate_ns) {
-			m->rate_ns = now;	/* the first look */
+		if (!m->rate_ns || start < m->rate_ns) {
+			m->rate_ns = start;	/* the first look */
 			m->bytes = 0;
 			continue;
 		}
@@ -515,10 +526,13 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		/* a rise counts at once, a fall by halves */
 		m->rate = r > m->rate ? r : (m->rate + r) / 2;
 		m->bytes = 0;
-		m->rate_ns = now;
-		if (r * (double)ls->interval_ns / 1e9 <= sub)
+		m->rate_ns = start;
+		/* by the rate, which falls by halves: a short window that
+		 * happened to hold nothing does not undo it */
+		if (m->rate * (double)ls->interval_ns / 1e9 <= sub)
 			m->busy_runs = 0;
-		else if (m->fill < LIVE_FILL_BACKSTOP)
+		else if (m->fill < LIVE_FILL_BACKSTOP &&
+			 m->busy_runs < LIVE_BUSY_RUNS)
 			m->busy_runs++;
 	}
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
@@ -537,9 +551,9 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 				fill_ns = (uint64_t)t;
 		}
 	}
-	/* a drain of them all times the timer's drains (a woken one reads
-	 * a buffer or two) */
-	if (!which)
+	/* what the timer's drains take (not a woken read of a buffer or
+	 * two, nor the tick's right after a drain) */
+	if (timed)
 		ls->drain_took_ns = took > ls->drain_took_ns ? took :
 				    (ls->drain_took_ns + took) / 2;
 	if (fill_ns < period)
@@ -549,7 +563,11 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		period = LIVE_MIN_DRAIN_NS;
 	ls->drain_ns = period;
 	/* not before this one ended: what comes later is a wait to run */
-	ls->drain_at = !any ? 0 : start + period > end ? start + period : end;
+	at = start + period > end ? start + period : end;
+	if (!any)
+		ls->drain_at = 0;
+	else if (!which || !ls->drain_at || at < ls->drain_at)
+		ls->drain_at = at;	/* a woken read never puts it off */
 }
 
 /*
@@ -557,14 +575,14 @@ static void schedule(struct live_source *ls, const unsigned int *which,
  * Buffers that had nothing new are marked idle when mark_idle is set.
  */
 static void read_buffers(struct live_source *ls, const unsigned int *which,
-			 unsigned int n, bool mark_idle)
+			 unsigned int n, bool mark_idle, bool timed)
 {
 	struct read_args a = { which, n, mark_idle, 0 };
 	uint64_t start = now_ns(ls);
 
 	if (!ls->have_ch || !guarded(ls, read_some, &a))
 		return;
-	schedule(ls, which, n, start);
+	schedule(ls, which, n, start, timed);
 	if (a.err == -ENODEV || a.err == -ENOENT)
 		went_away(ls, "its buffers were removed");
 	else if (a.err == -EBADF) {
@@ -580,7 +598,7 @@ static void read_buffers(struct live_source *ls, const unsigned int *which,
 
 static void drain(void *self)
 {
-	read_buffers(self, NULL, 0, false);
+	read_buffers(self, NULL, 0, false, false);
 }
 
 /*
@@ -762,10 +780,11 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 		if (!loop_take_continued() && now - ls->drain_at > ls->drain_late_ns)
 			ls->drain_late_ns = now - ls->drain_at;
 		ls->timed_drains++;
-		drain(ls);	/* all of them, the woken ones too */
+		/* all of them, the woken ones too */
+		read_buffers(ls, NULL, 0, false, true);
 	} else if (nwoke) {
 		ls->woken_drains++;
-		read_buffers(ls, woke, nwoke, true);
+		read_buffers(ls, woke, nwoke, true, false);
 	}
 	if (ctl_woke)
 		config_changed(ls);

@@ -21,7 +21,8 @@
 #define LIVE_MAX_BUFFERS 1024	/* buffers polled at once */
 /* A timed buffer is drained when it may be this full (of its free room
  * at its rate), and polled again once a drain finds it fuller than
- * LIVE_FILL_BACKSTOP; the timer never waits less than LIVE_MIN_DRAIN_NS.
+ * LIVE_FILL_BACKSTOP; the timer's drains start at least
+ * LIVE_MIN_DRAIN_NS apart (and never before the last one ended).
  * A buffer goes on the timer once LIVE_BUSY_RUNS rate estimates in a row
  * found it busy, none of them past the backstop: the first after a quiet
  * spell, or after a full buffer (whose drops the next header tells), is
@@ -58,7 +59,8 @@ struct live_source {
 	uint64_t restart_gen;	/* last generation a reset was reported for */
 	/* the drain timer: buffers that fill a sub-buffer within a refresh
 	 * interval are drained every drain_ns (sized from their rate and
-	 * free room) instead of waking us per sub-buffer */
+	 * free room, less drain_took_ns) instead of waking us per
+	 * sub-buffer */
 	uint64_t (*clock)(void);	/* NULL: mono_ns() (tests: theirs) */
 	uint64_t interval_ns;	/* the refresh interval: the longest wait */
 	uint64_t drain_at;	/* next timed drain, or 0: none */
