@@ -24,7 +24,13 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 session=
-trap '[ -n "$session" ] && tmux kill-session -t "$session" 2>/dev/null; rm -rf "$work"' EXIT
+# A tmux server of our own (no other tmux user can end it), kept up by a
+# session that does nothing: a server whose last session is killed
+# exits, and a new-session right after can reach it while it does
+# ("server exited unexpectedly").
+export TMUX_TMPDIR=$work
+unset TMUX
+trap 'tmux kill-server 2>/dev/null; rm -rf "$work"' EXIT
 
 screen() { tmux capture-pane -p -t "$session" 2>/dev/null; }
 # cpu_rows SCREEN: the per-CPU rows of relaytop's table ("  N  EVENTS/s ...").
@@ -182,6 +188,8 @@ BG
 	session=
 }
 
+t_ok "tmux starts a server of our own" \
+	tmux new-session -d -s keep-server-up "sleep 100000"
 run_at 80 24
 run_at 100 30
 t_done

@@ -37,7 +37,9 @@
 
 static struct fake_channel fc;
 static pid_t producer;
-static char session[64];
+static char session[64];	/* the tmux session relaytop runs in now */
+static unsigned int sessions;	/* sessions started: names the next one */
+static char tmux_dir[] = "/tmp/t-ui-tmux.XXXXXX";	/* our own server's */
 static const char *relaytop;
 
 static void sleep_ms(long ms)
@@ -171,22 +173,45 @@ static void tmux(const char *fmt, const char *arg)
 		test_msg("failed: %s", cmd);
 }
 
-/* Start relaytop in a fresh 80x24 pane (as nobody when root: the fake
- * buffers are regular files and must not receive hand-back writes). */
+/*
+ * Start relaytop in a fresh 80x24 pane (as nobody when root: the fake
+ * buffers are regular files and must not receive hand-back writes).
+ * The new session comes first, then the old one goes: a tmux server
+ * whose last session is killed exits, and a new-session right after
+ * can reach it while it does ("server exited unexpectedly").
+ */
 static void start_relaytop(const char *env, const char *args)
 {
-	char cmd[1024];
+	char cmd[1024], old[sizeof(session)];
 
+	snprintf(old, sizeof(old), "%s", session);
+	snprintf(session, sizeof(session), "t-ui-%d-%u", (int)getpid(),
+		 ++sessions);
 	snprintf(cmd, sizeof(cmd),
-		 "tmux kill-session -t %s 2>/dev/null; "
 		 "tmux new-session -d -s %s -x 80 -y 24 "
 		 "\"%s %s %s -c %s -d 0.2 %s; echo EXITED=\\$?; sleep 60\"",
-		 session, session, env,
+		 session, env,
 		 geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 "
 				  "--clear-groups" : "",
 		 relaytop, fc.dir, args);
 	if (system(cmd))
 		test_msg("failed: %s", cmd);
+	if (old[0]) {
+		snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s", old);
+		if (system(cmd))
+			test_msg("failed: %s", cmd);
+	}
+}
+
+/* Our tmux server and its directory go. */
+static void end_tmux(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "tmux kill-server 2>/dev/null; rm -rf %s",
+		 tmux_dir);
+	if (system(cmd))
+		test_msg("could not remove %s", tmux_dir);
 }
 
 static void test_screen(void)
@@ -372,10 +397,14 @@ static void test_hangup_while_recording(void)
 
 int main(void)
 {
-	snprintf(session, sizeof(session), "t-ui-%d", (int)getpid());
 	relaytop = getenv("RELAYTOP");
+	/* a tmux server of our own: no other tmux user can end it */
+	if (!mkdtemp(tmux_dir) || setenv("TMUX_TMPDIR", tmux_dir, 1))
+		return 2;
+	unsetenv("TMUX");
 	if (!relaytop || system("command -v tmux >/dev/null 2>&1")) {
 		TEST(check(false), "tmux is installed and RELAYTOP set (make deps; make check)");
+		end_tmux();
 		return test_done();
 	}
 	if (!fake_channel_create(&fc, 4, 4096, 8, true))
@@ -398,9 +427,9 @@ int main(void)
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");
 	TEST(test_hangup_while_recording(), "a closed terminal (SIGHUP) still leaves a complete recording");
-	tmux("tmux kill-session -t %s 2>/dev/null || true%s", "");
 	kill(producer, SIGKILL);
 	waitpid(producer, NULL, 0);
 	fake_channel_destroy(&fc);
+	end_tmux();
 	return test_done();
 }
