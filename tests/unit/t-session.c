@@ -232,6 +232,18 @@ static uint64_t fake_clock(void)
 	return fake_now;
 }
 
+/* A rig of ncpus CPUs on the fake clock, after the first look. */
+static struct live_source *timer_rig(struct fake_session *r,
+				     unsigned int ncpus)
+{
+	if (!check(rig_start(r, ncpus, false, NULL)))
+		return NULL;
+	r->t.live.clock = fake_clock;
+	fake_now = 1000000000ull;
+	top_drain(&r->t);			/* the first look */
+	return &r->t.live;
+}
+
 /* Which buffers the loop would poll now (their CPUs, as a bit mask). */
 static unsigned int polled(struct fake_session *r, struct pollfd *pfd,
 			   unsigned int *n)
@@ -383,12 +395,9 @@ static void test_burst_after_quiet(void)
 	struct pollfd pfd[64];
 	uint64_t dropped;
 
-	if (!check(rig_start(&r, 1, false, NULL)))
+	ls = timer_rig(&r, 1);
+	if (!ls)
 		return;
-	ls = &r.t.live;
-	ls->clock = fake_clock;
-	fake_now = 1000000000ull;
-	top_drain(&r.t);			/* the first look */
 	run_load(&r, 700, 0);			/* quiet */
 	run_load(&r, 1200, per_ms);		/* the burst, a tick inside */
 	check_uint(r.fc.relay[0].full, ==, 0);
@@ -451,12 +460,9 @@ static void test_slow_drains(void)
 	struct fake_session r;
 	struct live_source *ls;
 
-	if (!check(rig_start(&r, 1, false, NULL)))
+	ls = timer_rig(&r, 1);
+	if (!ls)
 		return;
-	ls = &r.t.live;
-	ls->clock = fake_clock;
-	fake_now = 1000000000ull;
-	top_drain(&r.t);			/* the first look */
 	slow_rig = &r;
 	slow_ms = 15;
 	slow_per_ms = 5;			/* 38 ms of free room */
@@ -487,12 +493,9 @@ static void test_woken_reads_keep_timer(void)
 	struct fake_session r;
 	struct live_source *ls;
 
-	if (!check(rig_start(&r, 2, false, NULL)))
+	ls = timer_rig(&r, 2);
+	if (!ls)
 		return;
-	ls = &r.t.live;
-	ls->clock = fake_clock;
-	fake_now = 1000000000ull;
-	top_drain(&r.t);			/* the first look */
 	/* CPU 0 goes on the timer (37.8 ms of free room) */
 	run_load2(&r, 200, 5, 0);
 	if (!check(ls->ch.cpus[0].timed))
@@ -537,12 +540,9 @@ static void test_drain_late_not_stops(void)
 	struct pollfd pfd[64];
 	unsigned int n, cap = 63;
 
-	if (!check(rig_start(&r, 2, false, NULL)))
+	ls = timer_rig(&r, 2);
+	if (!ls)
 		return;
-	ls = &r.t.live;
-	ls->clock = fake_clock;
-	fake_now = 1000000000ull;
-	top_drain(&r.t);			/* the first look */
 	fake_now += 10000000;
 	fake_relay_events(&r.fc.relay[0], cap + cap / 2);
 	top_drain(&r.t);
