@@ -487,6 +487,14 @@ static uint64_t now_ns(const struct live_source *ls)
 	return ls->clock ? ls->clock() : mono_ns();
 }
 
+/* Does a buffer writing rate bytes/s fill a sub-buffer within the refresh
+ * interval (and so go on the timer, once its rate is known)? */
+static bool busy_at(const struct live_source *ls, double rate)
+{
+	return rate * (double)ls->interval_ns / 1e9 >
+	       (double)ls->ch.geom.subbuf_size;
+}
+
 /*
  * After buffers were read from start on: their rates, which buffers the
  * timer drains (and so are not polled), and when it does next.  What the
@@ -529,7 +537,7 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		m->rate_ns = start;
 		/* by the rate, which falls by halves: a short window that
 		 * happened to hold nothing does not undo it */
-		if (m->rate * (double)ls->interval_ns / 1e9 <= sub)
+		if (!busy_at(ls, m->rate))
 			m->busy_runs = 0;
 		else if (m->fill < LIVE_FILL_BACKSTOP &&
 			 m->busy_runs < LIVE_BUSY_RUNS)
@@ -538,7 +546,7 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
 		struct channel_cpu *cc = &ls->ch.cpus[i];
 		const struct live_marks *m = marks_of(ls, cc->cpu);
-		bool busy = m->rate * (double)ls->interval_ns / 1e9 > sub;
+		bool busy = busy_at(ls, m->rate);
 
 		/* polled until its rate is known (see LIVE_BUSY_RUNS) */
 		cc->timed = busy && m->busy_runs >= LIVE_BUSY_RUNS &&
@@ -758,7 +766,7 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 	struct live_source *ls = self;
 	unsigned int woke[LIVE_MAX_BUFFERS], nwoke = 0;
 	bool ctl_woke = false, gone = false;
-	uint64_t now;
+	uint64_t now, late;
 
 	if (n < ls->nctl + ls->nbuf)
 		return;
@@ -776,9 +784,10 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 		went_away(ls, "its buffers were removed");
 		remap(ls);
 	} else if (ls->drain_at && (now = now_ns(ls)) >= ls->drain_at) {
+		late = now - ls->drain_at;
 		/* a stop and continue is not a wait to run */
-		if (!loop_take_continued() && now - ls->drain_at > ls->drain_late_ns)
-			ls->drain_late_ns = now - ls->drain_at;
+		if (!loop_take_continued() && late > ls->drain_late_ns)
+			ls->drain_late_ns = late;
 		ls->timed_drains++;
 		/* all of them, the woken ones too */
 		read_buffers(ls, NULL, 0, false, true);
