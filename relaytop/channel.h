@@ -79,8 +79,9 @@ void channel_close(struct channel *ch);
 
 /*
  * Map buffer files that appeared since (a CPU came online: the kernel
- * gives it its file then).  cpus[] may move.  Returns how many were
- * added, or -errno with err saying which file failed.
+ * gives it its file then).  cpus[] may move, on failure too.  Returns how
+ * many were added, or -errno with err saying which file failed (then none
+ * was added).
  */
 int channel_add_new(struct channel *ch, char *err, size_t errlen);
 

@@ -347,11 +347,13 @@ static void add_new_buffers(struct live_source *ls)
 	int added, nstats;
 
 	added = channel_add_new(&ls->ch, msg, sizeof(msg));
+	/* cpus[] may have moved even when a new buffer failed to open */
+	if (added)
+		set_sinks(ls);
 	if (added < 0)
 		feed_status(ls->feed, true, false, "%s", msg);
 	if (added <= 0)
 		return;
-	set_sinks(ls);
 	fresh = xcalloc(ls->ch.n, sizeof(*fresh));
 	for (unsigned int i = 0; i < ls->ch.n; i++)
 		fresh[i] = !ls->ch.cpus[i].reader.synced;

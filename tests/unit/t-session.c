@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fake-session.h"
@@ -150,6 +151,37 @@ static void test_cpu_comes_online(void)
 	}
 	check_uint(r.fc.relay[2].full, ==, 0);
 	check_uint(r.t.tally.st.cpu[2].events, ==, 40 + 1500);
+	fake_session_stop(&r);
+}
+
+/*
+ * A buffer file that appears but cannot be opened (here a directory named
+ * cpu5): the CPUs already followed go on, and a reset after it is
+ * noticed on them.  Before, channel_add_new() had moved cpus[] (realloc)
+ * and returned the error, the readers' sinks were left pointing into the
+ * freed array, and the reset's restart callback read it: ASan reported a
+ * heap-use-after-free in buf_restart().
+ */
+static void test_cpu_that_cannot_be_opened(void)
+{
+	struct fake_session r;
+	char path[128];
+
+	if (!check(rig_start(&r, 2, false, NULL)))
+		return;
+	fake_relay_events(&r.fc.relay[0], 10);
+	top_drain(&r.t);
+	snprintf(path, sizeof(path), "%s/buffers/cpu5", r.fc.dir);
+	check_int(mkdir(path, 0755), ==, 0);
+	top_tick(&r.t);		/* finds cpu5, cannot open it */
+	check_uint(r.t.live.ch.n, ==, 2);
+	check(strstr(r.t.app.status, "cpu5") != NULL);
+	fake_channel_reset(&r.fc);
+	fake_relay_events(&r.fc.relay[0], 7);
+	top_drain(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 7);
+	check(strstr(r.t.app.status, "channel reset") != NULL);
+	rmdir(path);
 	fake_session_stop(&r);
 }
 
@@ -877,6 +909,7 @@ int main(void)
 	TEST(test_reset_noticed(), "a reset is noticed, announced, counted from zero");
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
 	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
+	TEST(test_cpu_that_cannot_be_opened(), "a buffer file that cannot be opened: the others go on, a reset is noticed");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
