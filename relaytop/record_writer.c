@@ -286,7 +286,10 @@ void recorder_settle(struct recorder *rec, bool intact)
 	rec->staged = false;
 	if (!intact) {
 		rec->len = rec->stage_pos;
-		if (rec->zero_copy)
+		/* a SIGBUS in recorder_stage() may have come before the
+		 * block was added to the batch: take off only its own */
+		if (rec->zero_copy && rec->nbatch &&
+		    rec->batch[rec->nbatch - 1].off == rec->stage_pos)
 			rec->nbatch--;
 		return;
 	}
