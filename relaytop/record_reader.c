@@ -24,7 +24,7 @@
 #include "util.h"
 
 struct reader_cpu {
-	uint64_t *blocks;	/* file offsets of this CPU's blocks */
+	struct reader_block *blocks;	/* this CPU's blocks */
 	size_t nblocks;
 	size_t cap;
 	size_t next;		/* next block to load */
@@ -160,7 +160,8 @@ static void grow_cpus(struct record_reader *s, unsigned int cpu)
 	s->summary = xgrow(s->summary, &s->ncpus, cpu, sizeof(*s->summary));
 }
 
-static void push_offset(uint64_t **v, size_t *n, size_t *cap, uint64_t off)
+static void push_block(struct reader_block **v, size_t *n, size_t *cap,
+		       const struct record_block *b, uint64_t off)
 {
 	if (*n == *cap) {
 		*cap = *cap ? 2 * *cap : 64;
@@ -168,7 +169,30 @@ static void push_offset(uint64_t **v, size_t *n, size_t *cap, uint64_t off)
 		if (!*v)
 			fatal("out of memory indexing a recording");
 	}
-	(*v)[(*n)++] = off;
+	(*v)[(*n)++] = (struct reader_block) { off, b->size, b->crc };
+}
+
+/*
+ * Read the header of indexed block e again (to read its payload): false,
+ * with the error set, when it is not the one the scan checked (the file
+ * changed since it was opened): nothing of it may be trusted then, not
+ * its size nor its record count.
+ */
+static bool reread_block(struct record_reader *s, const struct reader_block *e,
+			 struct record_block *b)
+{
+	bool same = read_at(s->fd, b, sizeof(*b), e->off) ==
+		    (ssize_t)sizeof(*b) && b->magic == RECORD_BLOCK_MAGIC &&
+		    b->size == e->size && b->crc == e->crc &&
+		    !record_block_problem(&s->hdr, b);
+
+	/* a format 3 DATA block's CRC is of its header alone */
+	if (same && s->hdr.version >= 3 && b->type == RECORD_DATA)
+		same = record_block_crc_v(s->hdr.version, b, NULL, 0) == b->crc;
+	if (!same)
+		fail(s, "%s: the file changed while it was read (at byte %"
+		     PRIu64 ")", s->path, e->off);
+	return same;
 }
 
 static void note_block(struct record_reader *s, const struct record_block *b,
@@ -210,7 +234,7 @@ static void note_block(struct record_reader *s, const struct record_block *b,
 		sum->dropped = b->dropped;
 	if (b->lost > sum->lost)
 		sum->lost = b->lost;
-	push_offset(&c->blocks, &c->nblocks, &c->cap, off);
+	push_block(&c->blocks, &c->nblocks, &c->cap, b, off);
 }
 
 /*
@@ -300,7 +324,8 @@ static void scan(struct record_reader *s)
 		if (b.cpu == RECORD_NO_CPU) {
 			s->blocks++;
 			if (b.type == RECORD_CONFIG || b.type == RECORD_GONE)
-				push_offset(&s->global, &s->nglobal, &gcap, off);
+				push_block(&s->global, &s->nglobal, &gcap, &b,
+					   off);
 			if (b.type == RECORD_END)
 				s->ended = true;
 		} else {
@@ -362,16 +387,15 @@ static void convert_v1(struct sched_relay_record *recs, uint32_t n)
 static bool load_block(struct record_reader *s, unsigned int cpu)
 {
 	struct reader_cpu *c = &s->cpu[cpu];
+	const struct reader_block *e;
 	struct record_block b;
-	uint64_t off;
 
 	if (c->next >= c->nblocks) {
 		c->done = true;
 		return false;
 	}
-	off = c->blocks[c->next++];
-	if (read_at(s->fd, &b, sizeof(b), off) != (ssize_t)sizeof(b)) {
-		fail(s, "%s: the file changed while it was read", s->path);
+	e = &c->blocks[c->next++];
+	if (!reread_block(s, e, &b)) {
 		c->done = true;
 		return false;
 	}
@@ -388,10 +412,11 @@ static bool load_block(struct record_reader *s, unsigned int cpu)
 			c->recs = xmalloc(b.size);
 			c->recs_cap = b.size;
 		}
-		if (read_at(s->fd, c->recs, b.size, off + sizeof(b)) !=
-		    (ssize_t)b.size) {
-			fail(s, "%s: the file changed while it was read",
-			     s->path);
+		if (read_at(s->fd, c->recs, b.size, e->off + sizeof(b)) !=
+		    (ssize_t)b.size ||
+		    (s->hdr.version >= 3 && data_problem(&b, c->recs))) {
+			fail(s, "%s: the file changed while it was read (at "
+			     "byte %" PRIu64 ")", s->path, e->off);
 			c->done = true;
 			return false;
 		}
@@ -474,8 +499,8 @@ void record_reader_take(struct record_reader *s, const struct record_item *it)
 
 bool record_reader_peek_global(struct record_reader *s, struct record_item *it)
 {
+	const struct reader_block *e;
 	struct record_block b;
-	uint64_t off;
 
 	if (s->have_pending_global) {
 		*it = s->pending_global;
@@ -483,9 +508,8 @@ bool record_reader_peek_global(struct record_reader *s, struct record_item *it)
 	}
 	if (s->next_global >= s->nglobal)
 		return false;
-	off = s->global[s->next_global];
-	if (read_at(s->fd, &b, sizeof(b), off) != (ssize_t)sizeof(b)) {
-		fail(s, "%s: the file changed while it was read", s->path);
+	e = &s->global[s->next_global];
+	if (!reread_block(s, e, &b)) {
 		s->next_global = s->nglobal;
 		return false;
 	}
@@ -496,7 +520,7 @@ bool record_reader_peek_global(struct record_reader *s, struct record_item *it)
 	if (b.type == RECORD_CONFIG) {
 		it->kind = ITEM_CONFIG;
 		if (read_at(s->fd, &it->config, sizeof(it->config),
-			    off + sizeof(b)) != (ssize_t)sizeof(it->config)) {
+			    e->off + sizeof(b)) != (ssize_t)sizeof(it->config)) {
 			fail(s, "%s: the file changed while it was read",
 			     s->path);
 			s->next_global = s->nglobal;

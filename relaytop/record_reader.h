@@ -48,6 +48,14 @@ struct record_cpu_summary {
 
 struct reader_cpu;
 
+/* Where a block is, and what the scan found in its header: a block read
+ * again must still be that one (see record_reader_open()). */
+struct reader_block {
+	uint64_t off;
+	uint32_t size;
+	uint32_t crc;
+};
+
 struct record_reader {
 	int fd;
 	char *path;
@@ -62,7 +70,7 @@ struct record_reader {
 	struct reader_cpu *cpu;
 	struct record_cpu_summary *summary;
 	/* global blocks (CONFIG, GONE for all), in file order */
-	uint64_t *global;
+	struct reader_block *global;
 	size_t nglobal;
 	size_t next_global;
 	struct record_item pending_global;
@@ -77,7 +85,9 @@ struct record_reader {
  * valid blocks can be read, and r->error says what was wrong after them
  * (truncated, corrupt) or is empty.  Returns -1 with r->error set when
  * nothing can be read (not a recording, a newer version, another byte
- * order).
+ * order).  Blocks are read again as they are taken: one that is not what
+ * the open checked (the file changed since) ends its CPU's items there,
+ * and r->error says the file changed.
  */
 int record_reader_open(struct record_reader *r, const char *path);
 void record_reader_close(struct record_reader *r);
