@@ -119,14 +119,34 @@ static void take(struct replay_source *rp)
 	}
 }
 
-/* One interval of the recording's time. */
+/*
+ * One interval of the recording's time.  Work follows the items, not the
+ * time they span: an interval that holds nothing and is followed by more
+ * than REPLAY_MAX_IDLE others that hold nothing becomes one interval up
+ * to the one of the next item (a recording's quiet hour, or a damaged
+ * timestamp centuries ahead, is one block, not millions), and the end of
+ * time is where the clock stops.
+ */
 static uint64_t tick(void *self, double interval)
 {
 	struct replay_source *rp = self;
-	uint64_t until = rp->now + (uint64_t)(interval * 1e9);
+	uint64_t iv = interval * 1e9 >= 1 ? (uint64_t)(interval * 1e9) : 1;
+	uint64_t until = rp->now > UINT64_MAX - iv ? UINT64_MAX : rp->now + iv;
+	bool took = false;
 
-	while (next_item(rp) && rp->item.ts < until)
+	while (next_item(rp) && (rp->item.ts < until || until == UINT64_MAX)) {
 		take(rp);
+		took = true;
+	}
+	if (!took && next_item(rp) &&
+	    (rp->item.ts - until) / iv > REPLAY_MAX_IDLE) {
+		uint64_t skip = (rp->item.ts - until) / iv * iv;
+
+		feed_status(rp->feed, false, false, "nothing was recorded for "
+			    "%.3f s: skipped to the next record", (double)
+			    (skip + (until - rp->now)) / 1e9);
+		until += skip;
+	}
 	rp->now = until;
 	if (!next_item(rp) && !rp->ended) {
 		rp->ended = true;

@@ -16,6 +16,10 @@
 #include "record_merge.h"
 #include "source.h"
 
+/* Intervals with nothing in them shown one by one, at most; a longer
+ * quiet stretch is shown as one (see replay_source.c). */
+#define REPLAY_MAX_IDLE	10
+
 struct replay_source {
 	const struct feed *feed;
 	struct record_stream rs;

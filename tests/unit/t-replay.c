@@ -8,14 +8,17 @@
  * counts over, -n limits the intervals, and a damaged recording is shown
  * up to the damage and then reported with exit status 1.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "record_merge.h"
 #include "record_writer.h"
 #include "top.h"
+#include "util.h"
 #include "test-lib.h"
 
 #define MS 1000000ull
@@ -196,10 +199,92 @@ static void test_damaged(void)
 	free(err);
 }
 
+/*
+ * A recording whose last record's time is near 2^64 (as one flipped bit
+ * in a format 3 record's timestamp leaves it, which no CRC covers): the
+ * replay ends, in a few blocks, with every record shown.  Before, the
+ * interval's end overflowed past 2^64 and the replay stepped through
+ * the 584 years an interval at a time, printing a block each: it never
+ * ended (the child was still running at the time bound).  Run in a child
+ * so that a hang fails the test instead of hanging it.
+ */
+static void test_time_near_the_end(void)
+{
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = 1,
+		.geom = { 65536, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	char far[] = "/tmp/t-replay-far.XXXXXX";
+	struct recorder *rec;
+	int fd = mkstemp(far), st = -1, wfd[2];
+	uint64_t end;
+	pid_t p;
+
+	close(fd);
+	rec = recorder_create(far, &meta);
+	recorder_track_cpu(rec, 0, 0, 0, true);
+	chunk(rec, 0, T0, MS, 3, 0, 0);
+	chunk(rec, 0, UINT64_MAX - 5, 1, 1, 0, 0);
+	chunk(rec, 0, UINT64_MAX, 1, 1, 0, 0);
+	if (!check_int(recorder_finish(rec), ==, 0))
+		return;
+	recorder_free(rec);
+	if (!check_int(pipe(wfd), ==, 0))
+		return;
+	p = fork();
+	if (p == 0) {
+		char *out, *err, *q;
+		int blocks = 0, status = replay(far, 0, &out, &err);
+		unsigned long long all = 0;
+
+		/* the records of each block: its event mix (counts) */
+		for (q = out; (q = strstr(q, "\n0 ")); q++) {
+			unsigned long long mix[SCHED_RELAY_NR_EVENTS];
+
+			if (sscanf(q, "%*u %*u %*u %*u %*u %*u %*u %llu %llu "
+				   "%llu %llu %llu %llu %llu", &mix[0], &mix[1],
+				   &mix[2], &mix[3], &mix[4], &mix[5],
+				   &mix[6]) == 7)
+				for (int t = 0; t < SCHED_RELAY_NR_EVENTS; t++)
+					all += mix[t];
+		}
+		for (q = out; (q = strstr(q, "# relaytop ")); q++)
+			blocks++;
+		dprintf(wfd[1], "%d %d %llu\n", status, blocks, all);
+		_exit(0);
+	}
+	close(wfd[1]);
+	/* the child says how it went, or is still at it at the bound */
+	end = mono_ns() + 20 * 1000 * MS;
+	while (mono_ns() < end && waitpid(p, &st, WNOHANG) != p)
+		usleep(10000);
+	if (!check(WIFEXITED(st))) {
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		test_msg("the replay was still running after 20 s");
+	} else {
+		char line[64] = "";
+		int status = -1, blocks = -1;
+		unsigned long long all = 0;
+		ssize_t n = read(wfd[0], line, sizeof(line) - 1);
+
+		line[n > 0 ? n : 0] = '\0';
+		check_int(sscanf(line, "%d %d %llu", &status, &blocks, &all),
+			  ==, 3);
+		check_int(status, ==, 0);
+		check_int(blocks, <=, 4);
+		check_uint(all, ==, 5);
+	}
+	close(wfd[0]);
+	unlink(far);
+}
+
 int main(void)
 {
 	make_recording();
 	TEST(test_rates_as_recorded(), "the recording's clock drives the rates; drops and losses in their interval");
+	TEST(test_time_near_the_end(), "a timestamp near 2^64: the replay ends, every record shown");
 	TEST(test_count_limits(), "-n limits the intervals");
 	TEST(test_damaged(), "a damaged recording: shown up to the damage, then status 1");
 	unlink(path);
