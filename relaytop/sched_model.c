@@ -35,6 +35,7 @@ void sched_model_free(struct sched_model *m)
 	free(m->cpu);
 	free(m->tasks);
 	free(m->used);
+	free(m->waitlist);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -43,6 +44,7 @@ void sched_model_copy(struct sched_model *dst, const struct sched_model *src)
 	struct sched_cpu *cpu = dst->cpu;
 	struct sched_task_stats *tasks = dst->tasks;
 	bool *used = dst->used;
+	int32_t *waitlist = dst->waitlist;
 
 	/* reuse dst's arrays when they are the size needed */
 	if (dst->ncpus != src->ncpus) {
@@ -55,10 +57,19 @@ void sched_model_copy(struct sched_model *dst, const struct sched_model *src)
 		tasks = src->cap ? xcalloc(src->cap, sizeof(*tasks)) : NULL;
 		used = src->cap ? xcalloc(src->cap, sizeof(*used)) : NULL;
 	}
+	if (dst->waitlist_cap != src->waitlist_cap) {
+		free(waitlist);
+		waitlist = src->waitlist_cap ?
+			   xcalloc(src->waitlist_cap, sizeof(*waitlist)) : NULL;
+	}
 	*dst = *src;
 	dst->cpu = cpu;
 	dst->tasks = tasks;
 	dst->used = used;
+	dst->waitlist = waitlist;
+	if (src->nwaitlist)
+		memcpy(waitlist, src->waitlist,
+		       src->nwaitlist * sizeof(*waitlist));
 	dst->on_run = NULL;
 	memcpy(cpu, src->cpu, src->ncpus * sizeof(*cpu));
 	if (src->cap) {
@@ -138,11 +149,13 @@ const struct sched_task_stats *sched_model_task(const struct sched_model *m,
 static void forget(struct sched_model *m, struct sched_task_stats *e)
 {
 	int32_t pid = e->task.pid;
+	bool listed = e->listed;
 
 	if (e->waiting)
 		m->nwaiting--;
 	memset(e, 0, sizeof(*e));
 	e->task.pid = pid;
+	e->listed = listed;	/* the pid is still in the waitlist */
 	m->reused++;
 }
 
@@ -259,26 +272,57 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 		m->on_run(m->ctx, &run);
 }
 
-/* The switch-in of every wakeup waiting now, taken at or before
- * woken_by, may go unseen. */
+/* t waits for its switch-in from now on. */
+static void start_waiting(struct sched_model *m, struct sched_task_stats *t)
+{
+	t->waiting = true;
+	m->nwaiting++;
+	if (t->listed)
+		return;
+	if (m->nwaitlist == m->waitlist_cap) {
+		m->waitlist_cap = m->waitlist_cap ? 2 * m->waitlist_cap : 64;
+		m->waitlist = xrealloc(m->waitlist, m->waitlist_cap *
+				       sizeof(*m->waitlist));
+	}
+	m->waitlist[m->nwaitlist++] = t->task.pid;
+	t->listed = true;
+}
+
+/*
+ * The switch-in of every wakeup waiting now, taken at or before
+ * woken_by, may go unseen.  The waitlist holds every task that waited
+ * since the last look (once each); those no longer waiting leave it, so
+ * a look costs the tasks that waited since the one before, not the
+ * table.
+ */
 static void miss_wakeups_by(struct sched_model *m, uint64_t woken_by)
 {
-	for (size_t i = 0; i < m->cap && m->nwaiting; i++) {
-		struct sched_task_stats *t = &m->tasks[i];
+	size_t keep = 0;
 
-		if (m->used[i] && t->waiting && t->woken_at <= woken_by) {
-			unsigned int to = t->woken_cpu;
+	for (size_t i = 0; i < m->nwaitlist; i++) {
+		struct sched_task_stats *t = find_task(m, m->waitlist[i]);
+		unsigned int to;
 
-			t->waiting = false;
-			m->nwaiting--;
-			m->wakeups_missed++;
-			if (to < m->ncpus && counts(m, &t->task, to)) {
-				COUNT(t, missed, 1);
-				m->cpu[to].lat_iv.missed++;
-				m->cpu[to].lat_all.missed++;
-			}
+		if (!t)
+			continue;
+		if (t->waiting && t->woken_at > woken_by) {
+			m->waitlist[keep++] = m->waitlist[i];
+			continue;
+		}
+		t->listed = false;
+		if (!t->waiting)
+			continue;
+		to = t->woken_cpu;
+		t->waiting = false;
+		m->nwaiting--;
+		m->wakeups_missed++;
+		if (to < m->ncpus && counts(m, &t->task, to)) {
+			COUNT(t, missed, 1);
+			m->cpu[to].lat_iv.missed++;
+			m->cpu[to].lat_all.missed++;
 		}
 	}
+	m->nwaitlist = keep;
 }
 
 static void miss_wakeups(struct sched_model *m)
@@ -437,8 +481,7 @@ static void on_wakeup(struct sched_model *m, unsigned int cpu,
 	if (!switches_recorded(m))
 		return;
 	if (!t->waiting) {
-		t->waiting = true;
-		m->nwaiting++;
+		start_waiting(m, t);
 		t->woken_at = ts;
 	}
 	t->woken_cpu = r->target_cpu;	/* the latest word on where */

@@ -112,6 +112,7 @@ struct sched_task_stats {
 	bool have_cpu;
 	unsigned int last_cpu;	/* where it was last switched in */
 	bool exited;		/* a sched_process_exit was seen */
+	bool listed;		/* its pid is in the model's waitlist */
 	/* the interval in progress, the last one, since start or zeroing */
 	struct sched_counts iv, last, all;
 };
@@ -146,6 +147,10 @@ struct sched_model {
 	uint64_t reused;		/* task entries started again: a
 					 * new task with a known pid */
 	size_t nwaiting;		/* tasks waiting for their switch-in */
+	/* the pids of the tasks that waited since the last look, so that
+	 * a gap costs what waits, not every task ever seen */
+	int32_t *waitlist;
+	size_t nwaitlist, waitlist_cap;
 	/* which tasks and CPUs the counts (sched_counts, the CPUs' latency
 	 * distributions) take in; NULL: all */
 	const struct filter *filter;
