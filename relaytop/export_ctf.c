@@ -236,11 +236,10 @@ static const struct {
 
 static void write_metadata(FILE *f, const struct record_file_header *h,
 			   const char *recording, const unsigned char uuid[16],
-			   unsigned int ncpus)
+			   unsigned int ncpus, int64_t off)
 {
 	/* CLOCK_REALTIME at CLOCK_MONOTONIC 0: floor division, so offset
 	 * stays in [0, 1 s) as CTF wants it */
-	int64_t off = (int64_t)(h->start_real_ns - h->start_mono_ns);
 	int64_t off_s = off / (int64_t)NS_PER_S;
 	int64_t off_ns = off % (int64_t)NS_PER_S;
 	char uu[40], evmask[128];
@@ -349,6 +348,7 @@ struct ctf_stream {
 	uint64_t pending;	/* missing events no packet counts yet */
 	uint64_t events;	/* events written */
 	uint64_t end_ts;	/* when the recording of this CPU ended, or 0 */
+	uint64_t beyond;	/* records left out: a time past max_ts */
 };
 
 struct ctf_export {
@@ -358,6 +358,9 @@ struct ctf_export {
 	bool made_metadata;
 	unsigned char uuid[16];
 	uint64_t t0;		/* the recording's start */
+	int64_t offset;		/* the clock's: CLOCK_REALTIME at 0 */
+	bool offset_lost;	/* the header's cannot be expressed */
+	uint64_t max_ts;	/* the latest time a reader can place */
 	unsigned int ncpus;
 	struct ctf_stream *st;
 	struct sched_model model;	/* each CPU's time, going forward */
@@ -472,6 +475,15 @@ static void add_event(struct ctf_export *ex, unsigned int cpu,
 	struct sched_event mev;
 	uint64_t ts;
 
+	/* A time no reader can place (see clock_limits()): the record is
+	 * left out, counted as a discarded event at its place, and kept
+	 * from the model, whose time it would take past the limit. */
+	if (r->ts > ex->max_ts) {
+		close_packet(ex, cpu);
+		st->pending++;
+		st->beyond++;
+		return;
+	}
 	/* A reader's muxer refuses time going backwards in a stream; the
 	 * producer's clock does not, but a damaged record might: it gets
 	 * the time of the newest before it, as the model says. */
@@ -511,12 +523,14 @@ static void finish_stream(struct ctf_export *ex, unsigned int cpu)
 	struct ctf_stream *st = &ex->st[cpu];
 	const struct sched_cpu *mc = sched_model_cpu(&ex->model, cpu);
 	uint64_t last = st->events ? mc->last_ts : ex->t0;
+	uint64_t end = st->end_ts > last && st->end_ts <= ex->max_ts ?
+		       st->end_ts : last;
 
 	if (st->fd < 0)
 		return;		/* no stream: a CPU the recording does not have */
 	close_packet(ex, cpu);
 	if (st->pending)	/* up to the end of the recording */
-		settle_gap(ex, cpu, st->end_ts > last ? st->end_ts : last);
+		settle_gap(ex, cpu, end);
 	if (!st->wrote)		/* nothing at all: one empty packet */
 		write_packet(ex, cpu, ex->t0, ex->t0);
 }
@@ -604,7 +618,8 @@ static int write_metadata_file(struct ctf_export *ex,
 		warn("%s/metadata: %s", ex->dir, strerror(errno));
 		return -1;
 	}
-	write_metadata(f, &s->rd.hdr, recording, ex->uuid, ex->ncpus);
+	write_metadata(f, &s->rd.hdr, recording, ex->uuid, ex->ncpus,
+		       ex->offset);
 	if (fflush(f) || ferror(f)) {
 		warn("%s/metadata: %s", ex->dir, strerror(errno));
 		fclose(f);
@@ -634,13 +649,37 @@ static void make_uuid(const struct record_file_header *h, unsigned char u[16])
 	u[8] = (u[8] & 0x3f) | 0x80;
 }
 
+/*
+ * What a reader can place in time.  babeltrace2 (and Trace Compass) take
+ * an event's time as signed 64-bit nanoseconds from the clock's origin,
+ * its timestamp plus the clock's offset, and take UINT64_MAX for "no
+ * time": a timestamp past INT64_MAX less a positive offset cannot be
+ * expressed (babeltrace2 stops on the trace, or fails an assertion).  A
+ * real CLOCK_MONOTONIC is 292 years from there; a damaged recording may
+ * not be.  The offset itself is the header's CLOCK_REALTIME less its
+ * CLOCK_MONOTONIC, when that fits in 64 signed bits (else 0, and the
+ * export says the wall-clock time is lost).
+ */
+static void clock_limits(struct ctf_export *ex,
+			 const struct record_file_header *h)
+{
+	uint64_t real = h->start_real_ns, mono = h->start_mono_ns;
+
+	ex->offset_lost = real >= mono ? real - mono > (uint64_t)INT64_MAX :
+			  mono - real > (uint64_t)INT64_MAX + 1;
+	ex->offset = ex->offset_lost ? 0 : (int64_t)(real - mono);
+	ex->max_ts = (uint64_t)INT64_MAX -
+		     (ex->offset > 0 ? (uint64_t)ex->offset : 0);
+	ex->t0 = mono <= ex->max_ts ? mono : ex->max_ts;
+}
+
 static int setup(struct ctf_export *ex, const struct record_stream *s,
 		 const char *recording)
 {
 	char name[32];
 
 	make_uuid(&s->rd.hdr, ex->uuid);
-	ex->t0 = s->rd.hdr.start_mono_ns;
+	clock_limits(ex, &s->rd.hdr);
 	ex->ncpus = record_reader_nr_cpus(&s->rd);
 	ex->st = xcalloc(ex->ncpus ? ex->ncpus : 1, sizeof(*ex->st));
 	sched_model_init(&ex->model, ex->ncpus);
@@ -679,10 +718,35 @@ static void teardown(struct ctf_export *ex)
 static void note_backwards(const struct ctf_export *ex)
 {
 	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++)
-		if (ex->model.cpu[cpu].backwards)
+		if (cpu < ex->model.ncpus && ex->model.cpu[cpu].backwards)
 			warn("CPU %u: %" PRIu64 " events had a timestamp "
 			     "earlier than the one before; they carry that one's",
 			     cpu, ex->model.cpu[cpu].backwards);
+}
+
+/* What the trace could not say: 1 when anything, else 0. */
+static int note_inexpressible(const struct ctf_export *ex,
+			      const struct record_file_header *h)
+{
+	int status = 0;
+
+	if (ex->offset_lost) {
+		warn("the recording's wall-clock offset (CLOCK_REALTIME %"
+		     PRIu64 " ns at CLOCK_MONOTONIC %" PRIu64 " ns) cannot be "
+		     "expressed in CTF: the trace's clock has none",
+		     h->start_real_ns, h->start_mono_ns);
+		status = 1;
+	}
+	for (unsigned int cpu = 0; cpu < ex->ncpus; cpu++) {
+		if (!ex->st[cpu].beyond)
+			continue;
+		warn("CPU %u: %" PRIu64 " records have a timestamp past %"
+		     PRIu64 " ns, which CTF cannot express (a damaged "
+		     "recording?): left out, counted as discarded events",
+		     cpu, ex->st[cpu].beyond, ex->max_ts);
+		status = 1;
+	}
+	return status;
 }
 
 int export_ctf(const char *recording, const char *outdir)
@@ -723,6 +787,7 @@ int export_ctf(const char *recording, const char *outdir)
 		status = 1;
 	} else {
 		note_backwards(&ex);
+		status = note_inexpressible(&ex, &s.rd.hdr);
 		if (n < 0 || s.rd.error[0]) {
 			warn("%s", s.rd.error);
 			warn("%s: holds the %" PRIu64 " events before that",

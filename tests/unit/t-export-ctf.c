@@ -632,6 +632,68 @@ static void test_time_backwards(void)
 	free_lines(&err);
 }
 
+/*
+ * A timestamp no CTF reader can place (past INT64_MAX ns less the clock's
+ * offset: a flipped top bit, which no format 3 CRC covers) is left out,
+ * counted as a discarded event at its place, and the export fails saying
+ * so; the records around it, and one exactly at the limit, are exported
+ * and babeltrace2 reads the trace.  Before, the export said OK (status 0)
+ * and babeltrace2 failed an assertion reading the trace.
+ */
+static void test_time_beyond_ctf(void)
+{
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = 1,
+		.geom = { 4096, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	struct sched_relay_record recs[4];
+	struct subbuf_chunk c = {
+		.cpu = 0, .generation = 1, .offset = 64, .recs = recs,
+		.nrec = ARRAY_SIZE(recs),
+	};
+	struct recorder *rec = recorder_create(tmp_path("far.rec"), &meta);
+	struct record_file_header h;
+	struct lines out, err;
+	struct rec_info ri;
+	char t1[32], t2[32], want[MAX_LINE];
+	uint64_t max_ts;
+	int rc;
+
+	if (!check(rec != NULL))
+		return;
+	memcpy(&h, rec->buf, sizeof(h));	/* the header it wrote */
+	max_ts = (uint64_t)INT64_MAX - (h.start_real_ns - h.start_mono_ns);
+	for (size_t i = 0; i < ARRAY_SIZE(recs); i++)
+		make_record(0, (unsigned int)i * SCHED_RELAY_NR_EVENTS, &recs[i]);
+	recs[0].ts = base_ts + 1000;
+	recs[1].ts = recs[0].ts | (1ull << 63);
+	recs[2].ts = base_ts + 3000;
+	recs[3].ts = max_ts;
+	recorder_track_cpu(rec, 0, 0, 0, true);
+	recorder_stage(rec, &c);
+	recorder_settle(rec, true);
+	check_int(recorder_finish(rec), ==, 0);
+	recorder_free(rec);
+	rc = export_ctf(tmp_path("far.rec"), tmp_path("far.ctf"));
+	check_int(rc, ==, 1);
+	rc = babeltrace2(tmp_path("far.ctf"), &out, &err);
+	check_int(rc, ==, 0);
+	check_uint(out.n, ==, 3);
+	check_uint(err.n, ==, 1);
+	if (err.n && read_info(tmp_path("far.rec"), &ri) == 0) {
+		/* at its place: between the records around it */
+		wall(&ri, recs[0].ts, t1, sizeof(t1));
+		wall(&ri, recs[2].ts, t2, sizeof(t2));
+		snprintf(want, sizeof(want), "WARNING: Tracer discarded 1 "
+			 "event between [%s] and [%s] in trace", t1, t2);
+		if (!check(starts_with(err.line[0], want)))
+			test_msg("%s\nwanted: %s", err.line[0], want);
+	}
+	free_lines(&out);
+	free_lines(&err);
+}
+
 static void test_truncated(void)
 {
 	struct lines out, err;
@@ -690,6 +752,8 @@ int main(void)
 	     "and touches no existing one");
 	TEST(test_time_backwards(), "an event earlier than the one before it "
 	     "is written at that one's time, so babeltrace2 reads the trace");
+	TEST(test_time_beyond_ctf(), "a timestamp CTF cannot express is left "
+	     "out, counted as discarded, and the export fails");
 	TEST(test_truncated(), "a truncated recording exports the events "
 	     "before the damage and fails");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
