@@ -22,20 +22,25 @@
 #include "ftrace_text.h"
 #include "record_merge.h"
 #include "sched_model.h"
+#include "text.h"
 #include "util.h"
 
 static void print_header(const struct record_stream *s, FILE *out)
 {
 	const struct record_file_header *h = &s->rd.hdr;
 	char events[128], when[64] = "?";
+	char channel[TEXT_ESCAPED_SIZE(sizeof(h->channel))];
 	time_t t = (time_t)(h->start_real_ns / 1000000000u);
 	struct tm tm;
 
 	events_format(h->events, ",", events, sizeof(events));
 	if (localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
-	fprintf(out, "# relaytop recording (format %" PRIu32 "): %.48s, "
-		"cpus=%" PRIu32 "\n", h->version, h->channel, h->nr_cpus);
+	/* the file says what its channel is: escaped as a task's name */
+	text_escape(channel, sizeof(channel), h->channel, sizeof(h->channel),
+		    text_utf8());
+	fprintf(out, "# relaytop recording (format %" PRIu32 "): %s, "
+		"cpus=%" PRIu32 "\n", h->version, channel, h->nr_cpus);
 	fprintf(out, "# sub-buffers %" PRIu32 " x %" PRIu32 " bytes, %s, "
 		"events %s, generation %" PRIu64 "\n", h->n_subbufs,
 		h->subbuf_size, h->flags & RECORD_F_OVERWRITE ?
@@ -71,7 +76,7 @@ static void print_record(FILE *out, struct sched_model *m, unsigned int cpu,
 			 const struct sched_relay_record *r)
 {
 	struct sched_event ev;
-	char line[512];
+	char line[FTRACE_LINE_SIZE];
 
 	sched_model_record(m, cpu, r, &ev);
 	/* A recording of a real producer never goes back in time on a CPU

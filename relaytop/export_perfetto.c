@@ -44,45 +44,12 @@
 #include "ftrace_text.h"
 #include "record_merge.h"
 #include "sched_model.h"
+#include "text.h"
 #include "util.h"
 
 #define NS_PER_S UINT64_C(1000000000)
 
 /* ---- JSON text ------------------------------------------------------ */
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-	    (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;	/* overlong, too large or a surrogate */
-	return len;
-}
 
 /*
  * The contents of a JSON string (no quotes) for the first max bytes of s,
@@ -107,7 +74,7 @@ static void json_chars(FILE *f, const char *s, size_t max)
 			fprintf(f, "\\u%04x", p[i++]);
 			continue;
 		}
-		len = utf8_len(p + i, n - i);
+		len = text_utf8_len(p + i, n - i);
 		if (!len) {
 			fprintf(f, "\\u%04x", p[i++]);
 			continue;
@@ -494,7 +461,7 @@ static int text_pass(FILE *f, const char *recording, unsigned int ncpus)
 	struct record_item it;
 	struct sched_model m;
 	struct sched_event ev;
-	char line[512];
+	char line[FTRACE_LINE_SIZE];
 	int n;
 
 	if (record_stream_open(&s, recording)) {

@@ -29,12 +29,23 @@ enum ftrace_style {
 	FTRACE_PIPE,		/* trace_pipe, with the flags column */
 };
 
-/* One event's fields, as the kernel's tracepoint prints them. */
-void ftrace_fields(const struct sched_relay_record *r, char *buf, size_t size);
+/* Room for an event's fields, and for a whole line. */
+#define FTRACE_FIELDS_SIZE	384
+#define FTRACE_LINE_SIZE	640
+
+/*
+ * One event's fields, as the kernel's tracepoint prints them, the task
+ * names escaped (text.h: valid UTF-8 kept when utf8).
+ */
+void ftrace_fields(const struct sched_relay_record *r, bool utf8, char *buf,
+		   size_t size);
 
 /*
  * The line of record r on cpu at ts (the record's own time or the
  * model's), task being who fired it (NULL: unknown), newline included.
+ * Task names are escaped (text.h); valid UTF-8 is kept in the PIPE form
+ * (Perfetto's JSON is UTF-8), and in the REPORT form when the locale's
+ * character set is UTF-8.
  */
 void ftrace_line(char *buf, size_t size, enum ftrace_style style,
 		 unsigned int cpu, uint64_t ts, const struct sched_task *task,

@@ -3,6 +3,7 @@
  * main.c - relaytop: a live per-CPU viewer, recorder and player of a
  * sched_relay channel (see relaytop.1).  This file only dispatches.
  */
+#include <locale.h>
 #include <stdio.h>
 
 #include "check.h"
@@ -19,6 +20,9 @@ int main(int argc, char *argv[])
 	struct options opt;
 	char err[256];
 
+	/* the terminal's character set: text keeps UTF-8 names only where
+	 * it takes UTF-8 (text.h) */
+	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &opt, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", progname, err,
 			progname);

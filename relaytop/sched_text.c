@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "text.h"
 
 void sched_text_tasks(FILE *out, const struct sched_model *m,
 		      const struct task_table_opts *o, double secs,
@@ -14,7 +15,8 @@ void sched_text_tasks(FILE *out, const struct sched_model *m,
 {
 	size_t n;
 	struct task_row *rows = task_table(m, o, &n);
-	bool rates = secs > 0;
+	bool rates = secs > 0, utf8 = text_utf8();
+	char comm[TEXT_ESCAPED_SIZE(sizeof(rows->comm))];
 
 	fprintf(out, "%-8s %7s %10s %10s %10s %5s %6s %4s %12s %12s %7s %7s %s\n",
 		o->group ? "tgid" : "pid", "threads",
@@ -39,10 +41,13 @@ void sched_text_tasks(FILE *out, const struct sched_model *m,
 			fprintf(out, "%4u ", r->last_cpu);
 		else
 			fprintf(out, "%4s ", "-");
+		/* the task's name: escaped (text.h) */
+		text_escape(comm, sizeof(comm), r->comm, sizeof(r->comm),
+			    utf8);
 		fprintf(out, "%12" PRIu64 " %12" PRIu64 " %7" PRIu64 " %7"
 			PRIu64 " %s\n", r->c.latencies ?
 			r->c.latency_sum_ns / r->c.latencies : 0,
-			r->c.latency_max_ns, r->c.missed, r->c.no_wait, r->comm);
+			r->c.latency_max_ns, r->c.missed, r->c.no_wait, comm);
 	}
 	free(rows);
 }

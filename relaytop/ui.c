@@ -26,6 +26,7 @@
 
 #include "events.h"
 #include "keys.h"
+#include "text.h"
 #include "ui_paint.h"
 #include "ui_sched.h"
 #include "util.h"
@@ -311,12 +312,15 @@ static void draw_row(int y, const char *name, const struct cpu_stats *c,
 static void draw_running(int y, const struct view *v, unsigned int cpu)
 {
 	struct sched_task t;
-	const char *what = "?";
+	char what[TEXT_ESCAPED_SIZE(sizeof(t.comm))] = "?";
 
 	if (!v->model)
 		return;
-	if (sched_model_current(v->model, cpu, &t))
-		what = t.pid ? t.comm : "idle";
+	if (sched_model_current(v->model, cpu, &t) && !t.pid)
+		snprintf(what, sizeof(what), "idle");
+	else if (sched_model_current(v->model, cpu, &t))
+		text_escape(what, sizeof(what), t.comm, sizeof(t.comm),
+			    paint_utf8());
 	paint_put(y, RUN_X, "%-*.*s", RUN_WIDTH - 1, RUN_WIDTH - 1, what);
 }
 

@@ -8,6 +8,7 @@
 
 #include "filter.h"
 #include "task_table.h"
+#include "text.h"
 #include "ui_paint.h"
 #include "util.h"
 
@@ -67,6 +68,7 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 	for (size_t i = first; i < n && y < bottom; i++, y++) {
 		const struct task_row *r = &rows[i];
 		char avg[16], max[16], last[8];
+		char comm[TEXT_ESCAPED_SIZE(sizeof(r->comm))];
 
 		paint_ns(avg, sizeof(avg), r->c.latencies ?
 			 r->c.latency_sum_ns / r->c.latencies : 0);
@@ -75,8 +77,10 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 			snprintf(last, sizeof(last), "%u", r->last_cpu);
 		else
 			snprintf(last, sizeof(last), "-");
+		text_escape(comm, sizeof(comm), r->comm, sizeof(r->comm),
+			    paint_utf8());
 		paint_put(y, 0, "%7d %-14.14s %7.1f %7.1f %6.1f %5.1f %6.1f "
-			  "%4s %7s %7s", r->id, r->comm,
+			  "%4s %7s %7s", r->id, comm,
 			  secs > 0 ? (double)r->c.switches / secs : 0,
 			  secs > 0 ? (double)r->c.wakeups / secs : 0,
 			  secs > 0 ? (double)r->c.migrations / secs : 0,

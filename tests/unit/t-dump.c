@@ -69,36 +69,36 @@ static void test_fields(void)
 
 	r = rec(SCHED_RELAY_SWITCH, 10, "loadgen", 0, "swapper/1");
 	r.state = SCHED_RELAY_STATE_SLEEPING;
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "prev_comm=loadgen prev_pid=10 prev_prio=120 prev_state=S"
 		  " ==> next_comm=swapper/1 next_pid=0 next_prio=100");
 	/* preempted, and a deadline task's prio (255 in the record) */
 	r.state = SCHED_RELAY_STATE_PREEMPTED;
 	r.prio = SCHED_RELAY_PRIO_DEADLINE;
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "prev_comm=loadgen prev_pid=10 prev_prio=-1 prev_state=R+"
 		  " ==> next_comm=swapper/1 next_pid=0 next_prio=100");
 	r = rec(SCHED_RELAY_WAKING, 9, "sh", 0, "");
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=sh pid=9 prio=120 target_cpu=003");
 	r = rec(SCHED_RELAY_WAKEUP, 11, "kworker/0:1", 0, "");
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=kworker/0:1 pid=11 prio=120 target_cpu=003");
 	r = rec(SCHED_RELAY_WAKEUP_NEW, 12, "sh", 0, "");
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=sh pid=12 prio=120 target_cpu=003");
 	r = rec(SCHED_RELAY_MIGRATE, 13, "loadgen", 0, "");
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=loadgen pid=13 prio=120 orig_cpu=1 dest_cpu=3");
 	r = rec(SCHED_RELAY_FORK, 14, "sh", 15, "sh");
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=sh pid=14 child_comm=sh child_pid=15");
 	r = rec(SCHED_RELAY_EXIT, 15, "true", 0, "");
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=true pid=15 prio=120");
 	/* a comm of all 16 bytes, no NUL: printed, not overrun */
 	memset(r.comm, 'a', sizeof(r.comm));
-	ftrace_fields(&r, b, sizeof(b));
+	ftrace_fields(&r, true, b, sizeof(b));
 	check_str(b, "comm=aaaaaaaaaaaaaaaa pid=15 prio=120");
 }
 

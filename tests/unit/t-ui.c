@@ -20,9 +20,15 @@
  * - with NO_COLOR (or --no-color) the screen has no colours;
  * - q quits with status 0 and gives the terminal back;
  * - recording with the screen on, closing the terminal (SIGHUP) still
- *   leaves a complete recording.
+ *   leaves a complete recording;
+ * - tasks named by escape sequences ("\033]0;x\007", "\033[2J", C1
+ *   bytes; hostile-recording.h), replayed: the RUNNING column and the
+ *   tasks view show them escaped (\x1b]0;x\x07), and what relaytop
+ *   wrote to the terminal (tmux pipe-pane) holds no BEL and no title
+ *   change, the pane's title is not theirs.
  * Needs tmux (make deps) and $RELAYTOP, the binary (make check sets it).
  */
+#define _GNU_SOURCE		/* memmem() */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +39,7 @@
 #include <unistd.h>
 
 #include "fake-channel.h"
+#include "hostile-recording.h"
 #include "test-lib.h"
 
 static struct fake_channel fc;
@@ -395,6 +402,67 @@ static void test_hangup_while_recording(void)
 		test_msg("could not remove %s", dir);
 }
 
+/* What the pane's program wrote to the terminal (pipe-pane), raw. */
+static size_t raw_output(const char *file, char *buf, size_t size)
+{
+	FILE *f = fopen(file, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return n;
+}
+
+static void test_hostile_names(void)
+{
+	char dir[] = "/tmp/t-ui-names.XXXXXX", args[256], cmd[512];
+	char raw_file[300], title[64] = "";
+	static char raw[1 << 20];
+	size_t n;
+	FILE *p;
+
+	if (!check(mkdtemp(dir) != NULL))
+		return;
+	chmod(dir, 0777);
+	snprintf(args, sizeof(args), "%s/hostile.rec", dir);
+	hostile_recording(args);
+	chmod(args, 0644);
+	snprintf(raw_file, sizeof(raw_file), "%s/raw", dir);
+	/* one interval takes all of it; a finished replay stands still */
+	snprintf(args, sizeof(args), "--replay %s/hostile.rec -d 5", dir);
+	start_relaytop("", args);
+	snprintf(cmd, sizeof(cmd), "tmux pipe-pane -o -t %s 'cat > %s'",
+		 session, raw_file);
+	if (system(cmd))
+		test_msg("failed: %s", cmd);
+	check(wait_for("RUNNING"));
+	check(wait_for("\\x1b]0;x\\x0"));	/* cut to the column */
+	tmux("tmux send-keys -t %s t%s", "");
+	check(wait_for("TASKS"));
+	check(wait_for(HOSTILE_TITLE_ESCAPED));
+	check(wait_for(HOSTILE_ERASE_ESCAPED));
+	n = raw_output(raw_file, raw, sizeof(raw));
+	check_uint(n, >, 0);
+	check(memchr(raw, '\a', n) == NULL);
+	check(memmem(raw, n, "\033]0;", 4) == NULL);
+	check(memmem(raw, n, HOSTILE_ERASE_ESCAPED,
+		     strlen(HOSTILE_ERASE_ESCAPED)) != NULL);
+	snprintf(cmd, sizeof(cmd), "tmux display -p -t %s '#{pane_title}'",
+		 session);
+	p = popen(cmd, "r");
+	if (p && fgets(title, sizeof(title), p))
+		title[strcspn(title, "\n")] = '\0';
+	if (p)
+		pclose(p);
+	check(strcmp(title, "x") != 0);
+	tmux("tmux send-keys -t %s q%s", "");
+	check(wait_for("EXITED=0"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		test_msg("could not remove %s", dir);
+}
+
 int main(void)
 {
 	relaytop = getenv("RELAYTOP");
@@ -426,6 +494,7 @@ int main(void)
 	TEST(test_no_color(), "NO_COLOR and --no-color: no colours");
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");
+	TEST(test_hostile_names(), "tasks named by escape sequences show escaped; none reaches the terminal");
 	TEST(test_hangup_while_recording(), "a closed terminal (SIGHUP) still leaves a complete recording");
 	kill(producer, SIGKILL);
 	waitpid(producer, NULL, 0);
