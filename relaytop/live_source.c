@@ -26,6 +26,10 @@
  *   first one of a burst averages the quiet time before it in, the one
  *   after a full buffer misses its drops).  A woken read may bring the
  *   timer's drain nearer, never put it off;
+ * - a read takes at most a lap of a buffer (the reader's budget) before
+ *   the next buffer; one with more left is read again at the loop's next
+ *   turn (deadline() asks for it at once), after the keys and a signal:
+ *   a producer that outruns relaytop starves nothing;
  * - POLLERR on a buffer, or SIGBUS while reading one: the channel went
  *   away (re-configured or unloaded); it is looked for again every tick;
  * - the tick reads every buffer up to what the producer committed
@@ -72,6 +76,9 @@ struct live_marks {
 	unsigned int busy_runs;
 	/* when its last two whole reads began (CLOCK_MONOTONIC ns) */
 	uint64_t read_ns, prev_read_ns;
+	/* its last read stopped after a lap: the rest is read at the
+	 * loop's next turn, after the other buffers and the keys */
+	bool more;
 };
 
 static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
@@ -204,6 +211,7 @@ static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
 
 	m->valid = false;
 	m->stats_dropped = 0;
+	m->more = false;
 	/* a new buffer (maybe of a new geometry): its rate is not known */
 	m->rate_ns = m->bytes = 0;
 	m->rate = 0;
@@ -431,13 +439,13 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 	 * drops only when none is free), past what any header says */
 	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
 		ls->stats_due = true;
-	/* A lap per call; a SIGTERM ends even a long drain within one
-	 * (the recording is finished from what was read). */
-	do {
-		f = subbuf_reader_read(&cc->reader, &sink);
-		flags |= f;
-	} while ((f & SUBBUF_MORE) && !loop_signalled());
+	/* One lap, the reader's budget, so that a buffer whose producer
+	 * outruns relaytop does not starve the others (nor the screen, nor
+	 * a SIGTERM): what is left is read at the loop's next turn. */
+	f = subbuf_reader_read(&cc->reader, &sink);
+	flags |= f;
 	note_losses(ls, cc);
+	marks_of(ls, cc->cpu)->more = f & SUBBUF_MORE;
 	if (!(f & SUBBUF_MORE)) {
 		struct live_marks *m = marks_of(ls, cc->cpu);
 
@@ -763,6 +771,22 @@ static unsigned int pollfds(void *self, struct pollfd *pfd, unsigned int max)
 	return ls->nctl + ls->nbuf;
 }
 
+/* Buffer i's last read stopped after a lap, with more to read. */
+static bool more_at(const struct live_source *ls, unsigned int i)
+{
+	unsigned int cpu = ls->ch.cpus[i].cpu;
+
+	return cpu < ls->nmarks && ls->marks[cpu].more;
+}
+
+static bool listed(const unsigned int *which, unsigned int n, unsigned int i)
+{
+	for (unsigned int k = 0; k < n; k++)
+		if (which[k] == i)
+			return true;
+	return false;
+}
+
 static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 {
 	struct live_source *ls = self;
@@ -782,6 +806,13 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 		else if (r & POLLIN)
 			woke[nwoke++] = ls->map[i];
 	}
+	if (nwoke)
+		ls->woken_drains++;
+	/* and those whose last read stopped after a lap */
+	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n &&
+	     nwoke < LIVE_MAX_BUFFERS; i++)
+		if (more_at(ls, i) && !listed(woke, nwoke, i))
+			woke[nwoke++] = i;
 	if (gone) {
 		went_away(ls, "its buffers were removed");
 		remap(ls);
@@ -794,7 +825,6 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 		/* all of them, the woken ones too */
 		read_buffers(ls, NULL, 0, false, true);
 	} else if (nwoke) {
-		ls->woken_drains++;
 		read_buffers(ls, woke, nwoke, true, false);
 	}
 	if (ctl_woke)
@@ -805,7 +835,13 @@ static uint64_t deadline(const void *self)
 {
 	const struct live_source *ls = self;
 
-	return ls->have_ch ? ls->drain_at : 0;
+	if (!ls->have_ch)
+		return 0;
+	/* a buffer with more to read: at once, after the keys */
+	for (unsigned int i = 0; i < ls->ch.n; i++)
+		if (more_at(ls, i))
+			return 1;
+	return ls->drain_at;
 }
 
 static uint64_t tick(void *self, double interval)

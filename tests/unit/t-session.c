@@ -43,6 +43,7 @@
 #include "record_writer.h"
 #include "top.h"
 #include "test-lib.h"
+#include "util.h"
 
 static char record_path[] = "/tmp/t-session.XXXXXX";
 
@@ -182,6 +183,58 @@ static void test_cpu_that_cannot_be_opened(void)
 	check_uint(r.t.tally.st.cpu[0].events, ==, 7);
 	check(strstr(r.t.app.status, "channel reset") != NULL);
 	rmdir(path);
+	fake_session_stop(&r);
+}
+
+/* A producer that outruns relaytop: each chunk read of CPU 0 brings
+ * another sub-buffer of it (up to a bound, so the old reader ended). */
+struct outrun {
+	struct fake_channel *fc;
+	unsigned long chunks[2];
+	unsigned long cpu0_before_cpu1;	/* CPU 0's chunks before CPU 1's first */
+};
+
+static void outrun_stage(void *ctx, const struct subbuf_chunk *c)
+{
+	struct outrun *o = ctx;
+
+	if (c->cpu > 1)
+		return;
+	if (c->cpu == 1 && !o->chunks[1])
+		o->cpu0_before_cpu1 = o->chunks[0];
+	o->chunks[c->cpu]++;
+	if (c->cpu == 0 && o->chunks[0] < 5000)
+		fake_relay_events(&o->fc->relay[0], 63);
+}
+
+/*
+ * A drain reads each buffer at most a lap (n_subbufs + 2 sub-buffers)
+ * before it reads the next, whatever the producer writes meanwhile, and
+ * the loop is woken at once for the rest.  Before, read_buffer() called
+ * the reader again for as long as it said there was more: CPU 1 was read
+ * only after the bound stopped CPU 0's producer (2003 chunks of CPU 0
+ * in the issue's run; 5000 here), and the screen froze meanwhile.
+ */
+static void test_busy_cpu_starves_none(void)
+{
+	struct fake_session r;
+	struct outrun o = { .fc = &r.fc };
+	struct feed_sink sink = { .stage = outrun_stage, .ctx = &o };
+	unsigned long before;
+
+	if (!check(rig_start(&r, 2, true, NULL)))
+		return;
+	feed_add(&r.t.feed, &sink);
+	fake_relay_events(&r.fc.relay[0], 4 * 63);
+	fake_relay_events(&r.fc.relay[1], 10);
+	top_drain(&r.t);
+	check_uint(o.chunks[1], >, 0);
+	check_uint(o.cpu0_before_cpu1, <=, 4 + 2);
+	/* the rest of CPU 0 waits for the loop, which is called at once */
+	check_uint(r.t.src.ops->deadline(r.t.src.self), <=, mono_ns());
+	before = o.chunks[0];
+	top_drain(&r.t);
+	check_uint(o.chunks[0] - before, <=, 4 + 2);
 	fake_session_stop(&r);
 }
 
@@ -910,6 +963,7 @@ int main(void)
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
 	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
 	TEST(test_cpu_that_cannot_be_opened(), "a buffer file that cannot be opened: the others go on, a reset is noticed");
+	TEST(test_busy_cpu_starves_none(), "a producer that outruns relaytop: a lap of its buffer, then the others");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
