@@ -18,11 +18,15 @@
 #include "ui.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "events.h"
 #include "keys.h"
@@ -31,10 +35,94 @@
 #include "ui_sched.h"
 #include "util.h"
 
+/* Signals that end relaytop at once (it does not catch them to stop
+ * cleanly, as it does SIGINT, SIGTERM and SIGHUP): the terminal is given
+ * back before they do. */
+static const int deadly[] = { SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE,
+			      SIGILL };
+
 static struct {
 	SCREEN *screen;
 	char note[160];
+	/* what a deadly signal's handler writes to give the terminal back
+	 * (curses is no use in a signal handler), and the modes it sets */
+	char restore[256];
+	size_t restore_len;
+	struct termios modes;
+	bool have_modes;
+	struct sigaction old[ARRAY_SIZE(deadly)];
 } ui;
+
+/* Give the terminal back, as endwin() would: async-signal-safe. */
+static void give_back_terminal(void)
+{
+	ssize_t n = write(STDOUT_FILENO, ui.restore, ui.restore_len);
+
+	(void)n;
+	if (ui.have_modes)
+		tcsetattr(STDIN_FILENO, TCSANOW, &ui.modes);
+}
+
+static void on_deadly(int sig)
+{
+	int saved = errno;
+
+	for (size_t i = 0; i < ARRAY_SIZE(deadly); i++) {
+		void (*old)(int) = ui.old[i].sa_handler;
+
+		/* SIGBUS: the channel's guard first (channel.h): a mapping
+		 * that went away jumps back there, and the screen goes on */
+		if (deadly[i] == sig && sig == SIGBUS &&
+		    !(ui.old[i].sa_flags & SA_SIGINFO) && old != SIG_DFL &&
+		    old != SIG_IGN)
+			old(sig);
+	}
+	give_back_terminal();
+	/* and die of it as if it was not caught (when the handler returns) */
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = saved;
+}
+
+/* Append a terminfo string (tigetstr()'s) to the restore string. */
+static void restore_cap(const char *value)
+{
+	size_t len;
+
+	if (!value || value == (const char *)-1)
+		return;
+	len = strlen(value);
+	if (ui.restore_len + len >= sizeof(ui.restore))
+		return;
+	memcpy(ui.restore + ui.restore_len, value, len);
+	ui.restore_len += len;
+}
+
+static void catch_deadly(void)
+{
+	struct sigaction sa;
+
+	ui.restore_len = 0;
+	/* as endwin(): attributes off, the cursor to the last line, the
+	 * keypad and the cursor as they were, the screen before ours */
+	restore_cap(tigetstr("sgr0"));
+	if (tigetstr("cup") && tigetstr("cup") != (char *)-1)
+		restore_cap(tiparm(tigetstr("cup"), LINES - 1, 0));
+	restore_cap(tigetstr("rmkx"));
+	restore_cap(tigetstr("cnorm"));
+	restore_cap(tigetstr("rmcup"));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_deadly;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(deadly); i++)
+		sigaction(deadly[i], &sa, &ui.old[i]);
+}
+
+static void release_deadly(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(deadly); i++)
+		sigaction(deadly[i], &ui.old[i], NULL);
+}
 
 bool ui_active(void)
 {
@@ -46,6 +134,7 @@ void ui_done(void)
 	if (!ui.screen)
 		return;
 	set_fatal_hook(NULL);
+	release_deadly();
 	curs_set(1);
 	endwin();
 	delscreen(ui.screen);
@@ -82,6 +171,8 @@ int ui_init(const char **note, bool colors)
 	ui.note[0] = '\0';
 	if (setlocale(LC_ALL, "") && (codeset = nl_langinfo(CODESET)))
 		utf8 = !strcmp(codeset, "UTF-8");
+	/* the modes to give back if curses cannot (see on_deadly()) */
+	ui.have_modes = !tcgetattr(STDIN_FILENO, &ui.modes);
 	ui.screen = open_screen();
 	if (!ui.screen) {
 		snprintf(ui.note, sizeof(ui.note), "no usable terminal type "
@@ -91,6 +182,7 @@ int ui_init(const char **note, bool colors)
 	}
 	set_term(ui.screen);
 	set_fatal_hook(ui_done);
+	catch_deadly();
 	cbreak();
 	noecho();
 	nonl();

@@ -3,7 +3,9 @@
  * ui.h - the curses screen.  ui.c is the only owner of terminal state:
  * ui_init() takes the terminal (falling back to a plain terminal type when
  * TERM is unknown), ui_done() gives it back, and a fatal error on the way
- * calls ui_done() before its message is printed.  colors: false for
+ * calls ui_done() before its message is printed.  A signal that ends
+ * relaytop at once (SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL)
+ * gives it back too, then ends it as it would have.  colors: false for
  * NO_COLOR or --no-color.
  */
 #ifndef RELAYTOP_UI_H

@@ -21,6 +21,9 @@
  * - q quits with status 0 and gives the terminal back;
  * - recording with the screen on, closing the terminal (SIGHUP) still
  *   leaves a complete recording;
+ * - SIGQUIT (Ctrl-\\), SIGSEGV and SIGABRT give the terminal back too
+ *   (the screen's own is left, echo and line mode are on again) before
+ *   relaytop dies of them;
  * - tasks named by escape sequences ("\033]0;x\007", "\033[2J", C1
  *   bytes; hostile-recording.h), replayed: the RUNNING column and the
  *   tasks view show them escaped (\x1b]0;x\x07), and what relaytop
@@ -187,7 +190,8 @@ static void tmux(const char *fmt, const char *arg)
  * whose last session is killed exits, and a new-session right after
  * can reach it while it does ("server exited unexpectedly").
  */
-static void start_relaytop(const char *env, const char *args)
+static void start_relaytop_then(const char *env, const char *args,
+				const char *then)
 {
 	char cmd[1024], old[sizeof(session)];
 
@@ -196,11 +200,11 @@ static void start_relaytop(const char *env, const char *args)
 		 ++sessions);
 	snprintf(cmd, sizeof(cmd),
 		 "tmux new-session -d -s %s -x 80 -y 24 "
-		 "\"%s %s %s -c %s -d 0.2 %s; echo EXITED=\\$?; sleep 60\"",
+		 "\"%s %s %s -c %s -d 0.2 %s; echo EXITED=\\$?; %s sleep 60\"",
 		 session, env,
 		 geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 "
 				  "--clear-groups" : "",
-		 relaytop, fc.dir, args);
+		 relaytop, fc.dir, args, then);
 	if (system(cmd))
 		test_msg("failed: %s", cmd);
 	if (old[0]) {
@@ -208,6 +212,11 @@ static void start_relaytop(const char *env, const char *args)
 		if (system(cmd))
 			test_msg("failed: %s", cmd);
 	}
+}
+
+static void start_relaytop(const char *env, const char *args)
+{
+	start_relaytop_then(env, args, "");
 }
 
 /* Our tmux server and its directory go. */
@@ -463,6 +472,71 @@ static void test_hostile_names(void)
 		test_msg("could not remove %s", dir);
 }
 
+/* The pid of the pane's program's child (relaytop), or 0. */
+static pid_t relaytop_pid(void)
+{
+	char cmd[256], path[64], line[64] = "";
+	long shell = 0, child = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "tmux display -p -t %s '#{pane_pid}'",
+		 session);
+	p = popen(cmd, "r");
+	if (p && fgets(line, sizeof(line), p))
+		shell = atol(line);
+	if (p)
+		pclose(p);
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", shell,
+		 shell);
+	p = fopen(path, "r");
+	if (p && fscanf(p, "%ld", &child) != 1)
+		child = 0;
+	if (p)
+		fclose(p);
+	return (pid_t)child;
+}
+
+/*
+ * A signal that kills relaytop (sig) leaves the terminal as it found it:
+ * the screen it had before (the alternate screen left), echo and
+ * canonical mode on (stty says no -echo, no -icanon).  Before, only
+ * fatal() restored it: the pane still showed the CPU table, and the
+ * shell after it ran with -icanon -echo.
+ */
+static void killed_by(int sig)
+{
+	char want[32];
+	pid_t p;
+
+	/* after it: the modes that curses changes, if they still are */
+	start_relaytop_then("", "", "stty -a | tr ' ' '\\n' | grep -x -e "
+			    "-echo -e -icanon | tr '\\n' ' '; echo TTY;");
+	if (!check(wait_for("CPU EVENTS/s")))
+		return;
+	p = relaytop_pid();
+	if (!check_int(p, >, 0))
+		return;
+	kill(p, sig);
+	snprintf(want, sizeof(want), "EXITED=%d", 128 + sig);
+	check(wait_for(want));
+	check(wait_for("TTY"));
+	/* -J: lines the terminal wrapped joined again */
+	if (!check(strstr(capture_with("-J"), "CPU EVENTS/s") == NULL &&
+		   strstr(capture_with("-J"), "\nall ") == NULL))
+		test_msg("the screen after %s:\n%s", strsignal(sig), capture());
+	if (!check(strstr(capture_with("-J"), "-echo") == NULL &&
+		   strstr(capture_with("-J"), "-icanon") == NULL))
+		test_msg("the terminal's modes after %s:\n%s",
+			 strsignal(sig), capture());
+}
+
+static void test_killed(void)
+{
+	killed_by(SIGQUIT);
+	killed_by(SIGSEGV);
+	killed_by(SIGABRT);
+}
+
 int main(void)
 {
 	relaytop = getenv("RELAYTOP");
@@ -494,6 +568,7 @@ int main(void)
 	TEST(test_no_color(), "NO_COLOR and --no-color: no colours");
 	TEST(test_quit(), "q quits with status 0 and gives the terminal back");
 	TEST(test_unknown_term(), "an unknown TERM falls back to vt100, says so");
+	TEST(test_killed(), "SIGQUIT, SIGSEGV, SIGABRT: the terminal is given back before relaytop dies");
 	TEST(test_hostile_names(), "tasks named by escape sequences show escaped; none reaches the terminal");
 	TEST(test_hangup_while_recording(), "a closed terminal (SIGHUP) still leaves a complete recording");
 	kill(producer, SIGKILL);
