@@ -24,7 +24,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "loop.h"
 #include "util.h"
 
 #define FLUSH_AT (1u << 20)	/* write out once this much is buffered */
@@ -43,21 +46,106 @@ static struct recorder_cpu *cpu_of(struct recorder *rec, unsigned int cpu)
 	return &rec->cpu[cpu];
 }
 
-static int write_out(struct recorder *rec, size_t len)
+/* A stop signal came: from now on the writes wait until stop_by at most,
+ * without blocking (the file's own open file description). */
+static void stopping(struct recorder *rec)
 {
-	int err;
+	int fl;
+
+	if (rec->stop_by)
+		return;
+	rec->stop_by = mono_ns() + rec->grace_ns;
+	if (!rec->regular && (fl = fcntl(rec->fd, F_GETFL)) >= 0)
+		fcntl(rec->fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* Wait for the file to take more, until stop_by: false when it did not. */
+static bool writable_in_time(struct recorder *rec)
+{
+	for (;;) {
+		uint64_t now = mono_ns();
+		struct pollfd p = { .fd = rec->fd, .events = POLLOUT };
+		int ms, n;
+
+		if (now >= rec->stop_by)
+			return false;
+		ms = (int)((rec->stop_by - now + 999999) / 1000000);
+		n = poll(&p, 1, ms);
+		if (n > 0)
+			return true;
+		if (n < 0 && errno != EINTR)
+			return false;
+	}
+}
+
+/*
+ * Write len bytes of buf: how many were written.  The write may wait for
+ * the reader for ever, but a stop signal gets in and cuts it short; after
+ * one the writes wait until stop_by at most (see recorder_grace()), and
+ * what is left then is the recording's end (cut_short).
+ */
+static size_t put_out(struct recorder *rec, const void *buf, size_t len)
+{
+	size_t done = 0;
+	sigset_t saved;
 
 	if (rec->error)
-		return rec->error;
-	err = write_all(rec->fd, rec->buf, len);
-	if (err) {
-		rec->error = err;
-		return err;
+		return 0;
+	saved = loop_signals_in();
+	while (done < len) {
+		ssize_t n;
+
+		/* (a signal cuts a write short with EINTR, or with what it
+		 * wrote until then) */
+		if (loop_signalled())
+			stopping(rec);
+		n = write(rec->fd, (const char *)buf + done, len - done);
+		if (n >= 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN && rec->stop_by && writable_in_time(rec))
+			continue;
+		if (errno == EAGAIN && rec->stop_by) {
+			rec->cut_short = true;
+			rec->error = -ETIMEDOUT;
+		} else {
+			rec->error = -errno;
+		}
+		break;
 	}
-	rec->file_bytes += len;
-	memmove(rec->buf, rec->buf + len, rec->len - len);
-	rec->len -= len;
-	return 0;
+	loop_signals_out(&saved);
+	rec->file_bytes += done;
+	return done;
+}
+
+static int write_out(struct recorder *rec, size_t len)
+{
+	size_t done = put_out(rec, rec->buf, len);
+
+	memmove(rec->buf, rec->buf + done, rec->len - done);
+	rec->len -= done;
+	return rec->error;
+}
+
+void recorder_grace(struct recorder *rec, uint64_t grace_ns)
+{
+	rec->grace_ns = grace_ns;
+}
+
+const char *recorder_strerror(struct recorder *rec)
+{
+	if (rec->cut_short)
+		snprintf(rec->error_text, sizeof(rec->error_text), "its reader "
+			 "took nothing for %.1f s after the stop: the "
+			 "recording ends at byte %" PRIu64 ", without its end",
+			 (double)rec->grace_ns / 1e9, rec->file_bytes);
+	else
+		snprintf(rec->error_text, sizeof(rec->error_text), "%s",
+			 strerror(-rec->error));
+	return rec->error_text;
 }
 
 /* Room for 'more' bytes at the end of the buffer (no block staged). */
@@ -189,12 +277,14 @@ struct recorder *recorder_create(const char *path, const struct record_meta *met
 	struct recorder *rec;
 	struct record_file_header h;
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct stat st;
 
 	if (fd < 0)
 		return NULL;
 	rec = xcalloc(1, sizeof(*rec));
 	rec->fd = fd;
 	rec->path = xstrdup(path);
+	rec->regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
 	fill_file_header(&h, meta);
 	make_room(rec, sizeof(h));
 	memcpy(rec->buf, &h, sizeof(h));

@@ -83,10 +83,30 @@ struct recorder {
 	bool batch_written;	/* the batch is in the file, being checked */
 	uint64_t skipped;	/* records read but not written intact */
 	uint64_t writevs;	/* writev() calls made */
+	/* a stop signal gives the writes grace_ns more (see
+	 * recorder_grace()); stop_by: until when, once one came */
+	uint64_t grace_ns;
+	uint64_t stop_by;
+	bool regular;		/* the file is a regular file */
+	bool cut_short;		/* error: nothing more taken by stop_by */
+	char error_text[160];
 };
 
 /* Create path and write the file header; NULL with errno set on error. */
 struct recorder *recorder_create(const char *path, const struct record_meta *meta);
+
+/*
+ * A write of the recording may wait for its reader (a pipe, a FIFO) as
+ * long as it takes, but a stop signal (SIGINT, SIGTERM, SIGHUP; loop.h)
+ * cuts the wait short, and from then on the writes wait grace_ns at most
+ * (relaytop: its refresh interval): what the reader has not taken by
+ * then is not written, and the recording fails with cut_short set (the
+ * file then ends where the reader stopped taking it: readable up to its
+ * last whole block).  0: no wait at all after a stop.
+ */
+void recorder_grace(struct recorder *rec, uint64_t grace_ns);
+/* What went wrong (rec->error), in words. */
+const char *recorder_strerror(struct recorder *rec);
 
 /*
  * A reader for cpu was set up (at the start, after a remap): its current

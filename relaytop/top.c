@@ -64,6 +64,8 @@ static void start_recording(struct top *t, const char *path)
 		fatal("%s: %s", path, strerror(errno));
 	/* blocks written from the mapping when the file allows */
 	recorder_zero_copy(t->rec, true);
+	/* after a stop signal, a reader that stalls gets an interval */
+	recorder_grace(t->rec, (uint64_t)(t->app.interval * 1e9));
 	record_sink_init(&t->rsink, t->rec);
 	s = record_sink(&t->rsink);
 	feed_add(&t->feed, &s);
@@ -141,7 +143,7 @@ int top_finish(struct top *t)
 		int err = recorder_finish(t->rec);
 
 		if (err) {
-			warn("%s: %s", t->rec->path, strerror(-err));
+			warn("%s: %s", t->rec->path, recorder_strerror(t->rec));
 			status = 1;
 		}
 	}

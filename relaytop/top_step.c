@@ -20,7 +20,7 @@ static void recording_failed(struct top *t)
 	t->app.quit = true;
 	t->app.exit_status = 1;
 	app_status(&t->app, true, "recording stopped: %s: %s", t->rec->path,
-		   strerror(-t->rec->error));
+		   recorder_strerror(t->rec));
 }
 
 void top_drain(struct top *t)
@@ -75,6 +75,8 @@ unsigned int top_key(struct top *t, int key)
 			t->loop.interval_ns = (uint64_t)(t->app.interval * 1e9);
 		else
 			loop_set_interval(&t->loop, t->app.interval);
+		if (t->rec)
+			recorder_grace(t->rec, t->loop.interval_ns);
 	}
 	return react;
 }

@@ -28,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fake-channel.h"
+#include "record_reader.h"
 #include "test-lib.h"
 #include "util.h"
 
@@ -281,6 +283,74 @@ static void test_sigterm_blocked_output(void)
 	unlink(rec);
 }
 
+/*
+ * --record into a FIFO whose reader takes nothing: relaytop sleeps in a
+ * write to it, and SIGTERM must end it within a refresh interval (0.5 s
+ * here; 3 s allowed for a loaded machine): exit 1, saying the recording
+ * was cut short, and what the FIFO holds reads as a recording up to its
+ * last whole block.  Before, the recording's writes ran with the stop
+ * signals blocked: relaytop was still asleep in the write at the bound.
+ */
+static void test_sigterm_stalled_fifo(void)
+{
+	char dir[] = "/tmp/t-output-fifo.XXXXXX", fifo[300], got[300];
+	char errf[] = "/tmp/t-output-err.XXXXXX", buf[65536];
+	int efd = mkstemp(errf), rfd, gfd, st;
+	struct record_reader rd;
+	uint64_t t0, end;
+	ssize_t n;
+	pid_t prod, p;
+
+	if (!check(mkdtemp(dir) != NULL))
+		return;
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(got, sizeof(got), "%s/got.rec", dir);
+	check_int(mkfifo(fifo, 0600), ==, 0);
+	/* a reader that is there and takes nothing */
+	rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+	prod = start_producer();
+	p = fork();
+	if (p == 0) {
+		dup2(efd, STDERR_FILENO);
+		dup2(efd, STDOUT_FILENO);
+		execl(relaytop, relaytop, "-c", fc.dir, "--record", fifo,
+		      "--no-ui", "-d", "0.5", (char *)NULL);
+		_exit(127);
+	}
+	end = mono_ns() + 20 * 1000000000ull;
+	while (mono_ns() < end && !in_pipe_write(p))
+		usleep(10000);
+	check(in_pipe_write(p));
+	t0 = mono_ns();
+	kill(p, SIGTERM);
+	st = wait_at_most(p, 3);
+	stop(prod);
+	read_err(efd);
+	if (!check_int(st, !=, -1))
+		test_msg("still running 3 s after SIGTERM");
+	check_uint(mono_ns() - t0, <, 3000000000ull);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	check(strstr(err_text, "without its end") != NULL);
+	/* what the FIFO holds: a recording up to its last whole block */
+	gfd = open(got, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	while ((n = read(rfd, buf, sizeof(buf))) > 0)
+		check_int(write(gfd, buf, (size_t)n), ==, n);
+	close(gfd);
+	close(rfd);
+	check_int(record_reader_open(&rd, got), ==, 0);
+	check_uint(rd.records, >, 0);
+	if (!check(strstr(rd.error, "truncated") != NULL))
+		test_msg("%s", rd.error);
+	record_reader_close(&rd);
+	if (test_failed())
+		test_msg("exit status %#x, stderr:\n%s", st, err_text);
+	close(efd);
+	unlink(errf);
+	unlink(got);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	relaytop = getenv("RELAYTOP");
@@ -293,6 +363,7 @@ int main(void)
 	TEST(batch_into_closed_pipe(true), "-b | head -1 ends on EPIPE (SIGPIPE ignored), exit 1");
 	TEST(batch_into_closed_pipe(false), "-b | head -1 ends by SIGPIPE otherwise");
 	TEST(test_sigterm_blocked_output(), "SIGTERM ends -b --record blocked on a full pipe: exit 0, recording complete");
+	TEST(test_sigterm_stalled_fifo(), "SIGTERM ends --record into a stalled FIFO within an interval; the file reads up to its last block");
 	TEST(test_garbage_header_sigterm(), "a garbage seq starts no endless hand-back; SIGTERM ends it");
 	fake_channel_destroy(&fc);
 	return test_done();
