@@ -700,6 +700,35 @@ int recorder_flush(struct recorder *rec)
 	return rec->error;
 }
 
+/*
+ * The recording on the disk, not only in the page cache: its data and
+ * size, and the directory entry of a file just made (a power loss after
+ * relaytop said it was done loses nothing).  A file system that cannot
+ * sync (EINVAL) is taken as it is.
+ */
+static void make_durable(struct recorder *rec)
+{
+	char *dir = xstrdup(rec->path), *slash = strrchr(dir, '/');
+	int dfd;
+
+	if (fdatasync(rec->fd) && errno != EINVAL && errno != EROFS) {
+		rec->error = -errno;
+		free(dir);
+		return;
+	}
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		if (fsync(dfd) && errno != EINVAL && errno != EROFS)
+			rec->error = -errno;
+		close(dfd);
+	}
+	free(dir);
+}
+
 int recorder_finish(struct recorder *rec)
 {
 	struct record_block h;
@@ -736,6 +765,8 @@ int recorder_finish(struct recorder *rec)
 	end.records = rec->records;
 	append_block(rec, &h, &end, sizeof(end));
 	recorder_flush(rec);
+	if (!rec->error && rec->regular)
+		make_durable(rec);
 	if (close(rec->fd) && !rec->error)
 		rec->error = -errno;
 	rec->fd = -1;

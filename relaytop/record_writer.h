@@ -165,7 +165,8 @@ bool recorder_zero_copy(struct recorder *rec, bool on);
 int recorder_commit(struct recorder *rec);
 /* Write out what is buffered: 0 or the first error (-errno). */
 int recorder_flush(struct recorder *rec);
-/* CPU_END blocks, END block, flush, close: 0 or the first error. */
+/* CPU_END blocks, END block, flush, fdatasync() (a regular file, and its
+ * directory's entry), close: 0 or the first error. */
 int recorder_finish(struct recorder *rec);
 void recorder_free(struct recorder *rec);
 

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "channel.h"
@@ -857,6 +858,59 @@ static void test_data_after_end(void)
 	free(data);
 }
 
+/*
+ * fdatasync(), as relaytop calls it: the real one, and what the file held
+ * when it was called (this definition takes the place of libc's for
+ * relaytop's objects linked into this test).
+ */
+static int synced_fd = -1;
+static bool synced_with_end;
+
+int fdatasync(int fd)
+{
+	struct record_block b;
+	struct stat st;
+	char self[64];
+	int rfd;
+
+	/* the file is open write-only: read it through /proc */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	rfd = open(self, O_RDONLY);
+	synced_fd = fd;
+	synced_with_end = rfd >= 0 && !fstat(rfd, &st) &&
+		st.st_size >= (off_t)(RECORD_BLOCK_SIZE + sizeof(struct record_end)) &&
+		pread(rfd, &b, sizeof(b), st.st_size - (off_t)sizeof(b) -
+		      (off_t)sizeof(struct record_end)) == (ssize_t)sizeof(b) &&
+		b.type == RECORD_END;
+	if (rfd >= 0)
+		close(rfd);
+	return (int)syscall(SYS_fdatasync, fd);
+}
+
+/*
+ * The end of a recording is on the disk before relaytop says it is done:
+ * recorder_finish() calls fdatasync() on the file once its END block is
+ * written.  Before, nothing did (a power loss could take a recording
+ * relaytop had reported complete).
+ */
+static void test_synced_at_the_end(void)
+{
+	struct rig g;
+
+	rig_setup(&g, "synced.rec", false);
+	fake_relay_events(&g.relay[0], 5);
+	rig_drain(&g, 0);
+	synced_fd = -1;
+	synced_with_end = false;
+	{
+		int fd = g.rec->fd;
+
+		rig_finish(&g);
+		check_int(synced_fd, ==, fd);
+	}
+	check(synced_with_end);
+}
+
 static void test_write_error_reported(void)
 {
 	struct record_meta meta = { .nr_cpus = 1, .geom = { SUBBUF, NSUB } };
@@ -906,6 +960,7 @@ int main(void)
 	TEST(test_newer_version(), "newer version, other byte order, other record size: refused");
 	TEST(test_changed_after_open(), "a file changed after it was opened: reading stops there, no over-read");
 	TEST(test_data_after_end(), "data after the end block is refused");
+	TEST(test_synced_at_the_end(), "the end of a recording is synced to the disk (fdatasync)");
 	TEST(test_write_error_reported(), "write errors (ENOENT, ENOSPC) are reported");
 	{
 		char cmd[300];
