@@ -60,8 +60,9 @@ bool loop_signalled(void);
 bool loop_take_continued(void);
 /*
  * Let the signals in around a write that may block for ever (standard
- * output into a pipe nobody reads, a terminal stopped with ^S): one that
- * comes then interrupts the write (EINTR) instead of waiting behind it.
+ * output into a pipe nobody reads, a terminal stopped with ^S, a
+ * recording into a FIFO): one that comes then interrupts the write
+ * (EINTR, or a short count) instead of waiting behind it.
  * loop_signals_in() returns the mask to give back to loop_signals_out().
  */
 sigset_t loop_signals_in(void);
