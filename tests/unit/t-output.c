@@ -15,27 +15,32 @@
  *   ends it within an interval, exit 0, with the recording complete
  *   (relaytop --check passes).  Signals blocked outside the loop's wait
  *   left it asleep in the write, and the recording unfinished.
- * And that a garbage header (a seq 2^40 laps ahead) starts no endless
- * hand-back: relaytop stays responsive and SIGTERM ends it within an
- * interval (before, it set out to write ~2^40 hand-backs and a SIGTERM
+ * And that a garbage header (a seq 2^40 laps ahead) is not believed with
+ * hand-back on (relaytop's live mode in a child, hand-back to a fake
+ * kernel): every event read or counted lost, and SIGTERM ends it (before
+ * the seq bound, it set out to write ~2^40 hand-backs and a SIGTERM
  * waited for them).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fake-channel.h"
+#include "loop.h"
 #include "record_reader.h"
 #include "test-lib.h"
+#include "top.h"
 #include "util.h"
 
 static const char *relaytop;
@@ -184,34 +189,127 @@ static void batch_into_closed_pipe(bool ignore_sigpipe)
 	unlink(errf);
 }
 
-static void test_garbage_header_sigterm(void)
-{
-	struct fake_channel g;
-	struct sched_relay_header *h;
-	int st;
-	pid_t p;
+/*
+ * A garbage header (a seq 2^40 laps ahead, at the index the reader reads
+ * next), hand-back on: relaytop's live mode runs in a child on a fake
+ * channel whose state (fake-channel.h) is shared with a producer process
+ * and whose hand-back is the fake kernel's, which takes a count when it
+ * has that many sub-buffers produced and not consumed (as relay does).
+ * The reader must not believe the header: every event the producer wrote
+ * is read or counted lost, exactly (overwrite mode), the header is
+ * counted as bogus, sub-buffers do go back, and a SIGTERM ends it within
+ * 3 s, status 0.  Without the seq bound (subbuf.c's set_seq_limit()
+ * setting UINT64_MAX) the reader took the header for the producer's: it
+ * counted 277076930202828 events lost of 3668 written (and set out to
+ * hand 2^42 sub-buffers back), and this test fails.  (Its old form ran the
+ * binary, whose buffers on a fake channel are opened read-only: it never
+ * handed anything back, and passed without the bound.)
+ */
+struct handback_rig {
+	struct fake_channel fc;		/* shared with the producer */
+	volatile uint64_t reads;	/* the child's reads so far */
+	volatile uint64_t given;	/* sub-buffers the fake kernel took */
+	volatile uint64_t records, lost, bogus;	/* the child's reader's */
+};
 
-	if (!check(fake_channel_create(&g, 1, 4096, 4, true)))
+static struct handback_rig *hb;
+
+static int counting_give(void *cc, uint64_t n)
+{
+	int err = fake_channel_give_back(cc, n);
+
+	if (!err)
+		hb->given += n;
+	return err;
+}
+
+/* After each read: what the reader says, for the parent to see. */
+static void publish(void *ctx)
+{
+	const struct top *t = ctx;
+	const struct subbuf_reader *r;
+
+	if (!t->live.have_ch)
 		return;
-	fake_relay_events(&g.relay[0], 63 + 5);	/* sub-buffers 0 and 1 */
-	h = (void *)(g.map[0] + 4096);
+	r = &t->live.ch.cpus[0].reader;
+	hb->records = r->records;
+	hb->lost = r->lost;
+	hb->bogus = r->bogus;
+	hb->reads++;
+}
+
+static void handback_child(void)
+{
+	struct options o = { .channel = hb->fc.dir, .interval = 0.2 };
+	static struct top t;
+	struct feed_sink s = { .commit = publish, .ctx = &t };
+
+	loop_install_signals();
+	fake_channel_set_current(&hb->fc);
+	top_start(&t, &o, OUT_NONE);
+	t.live.give_back = counting_give;
+	feed_add(&t.feed, &s);
+	loop_run(&t.loop);
+	top_finish(&t);
+	publish(&t);
+	top_free(&t);
+	_exit(0);
+}
+
+/* Wait at most 20 s for *v to reach at least want. */
+static bool reaches(volatile uint64_t *v, uint64_t want)
+{
+	uint64_t end = mono_ns() + 20 * 1000000000ull;
+
+	while (*v < want && mono_ns() < end)
+		usleep(1000);
+	return *v >= want;
+}
+
+static void test_garbage_header_handback(void)
+{
+	struct sched_relay_header *h;
+	uint64_t reads;
+	pid_t prod, p;
+	int st;
+
+	hb = mmap(NULL, sizeof(*hb), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!check(hb != MAP_FAILED) ||
+	    !check(fake_channel_create(&hb->fc, 1, 4096, 4, true)))
+		return;
+	fake_relay_events(&hb->fc.relay[0], 63 + 5);	/* sub-buffers 0, 1 */
+	h = (void *)(hb->fc.map[0] + 4096);
 	h->seq += (uint64_t)4 << 40;		/* index 1, 2^40 laps on */
 	p = fork();
-	if (p == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		execl(relaytop, relaytop, "-c", g.dir, "-b", "-d", "0.2",
-		      (char *)NULL);
-		_exit(127);
+	if (p == 0)
+		handback_child();
+	/* it has read past sub-buffer 0, up to the garbage, a few times */
+	reads = 5;
+	check(reaches(&hb->reads, reads));
+	prod = fork();
+	if (prod == 0) {
+		for (;;) {
+			fake_relay_events(&hb->fc.relay[0], 40);
+			usleep(2000);
+		}
 	}
-	usleep(800000);
+	/* the producer laps the buffer; sub-buffers go back */
+	check(reaches(&hb->given, 20));
+	stop(prod);
 	kill(p, SIGTERM);
 	st = wait_at_most(p, 3);
 	check_int(st, !=, -1);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	fake_channel_destroy(&g);
+	check_uint(hb->bogus, >, 0);
+	check_uint(hb->records + hb->lost, ==, hb->fc.relay[0].events);
+	check_uint(hb->lost, <, hb->fc.relay[0].events);
+	if (test_failed())
+		test_msg("records %" PRIu64 ", lost %" PRIu64 ", events %"
+			 PRIu64 ", handed back %" PRIu64, hb->records, hb->lost,
+			 hb->fc.relay[0].events, hb->given);
+	fake_channel_destroy(&hb->fc);
+	munmap(hb, sizeof(*hb));
 }
 
 /* Process p sleeps in a write to a pipe (its wchan, where it sleeps). */
@@ -364,7 +462,7 @@ int main(void)
 	TEST(batch_into_closed_pipe(false), "-b | head -1 ends by SIGPIPE otherwise");
 	TEST(test_sigterm_blocked_output(), "SIGTERM ends -b --record blocked on a full pipe: exit 0, recording complete");
 	TEST(test_sigterm_stalled_fifo(), "SIGTERM ends --record into a stalled FIFO within an interval; the file reads up to its last block");
-	TEST(test_garbage_header_sigterm(), "a garbage seq starts no endless hand-back; SIGTERM ends it");
+	TEST(test_garbage_header_handback(), "a garbage seq is not believed with hand-back on: every event read or counted lost; SIGTERM ends it");
 	fake_channel_destroy(&fc);
 	return test_done();
 }
