@@ -698,9 +698,13 @@ int subbuf_reader_handback(struct subbuf_reader *r,
 			     r->handback : r->geom.n_subbufs;
 		int err;
 
-		/* -EINVAL: the kernel counts fewer unconsumed; halve */
-		while (writes++, (err = give(ctx, n)) == -EINVAL && n > 1)
+		/* -EINVAL: the kernel counts fewer unconsumed; halve (each
+		 * try is a write: the bound counts them too) */
+		while (writes++, (err = give(ctx, n)) == -EINVAL && n > 1) {
+			if (writes >= SUBBUF_HANDBACK_WRITES)
+				return 0;	/* the rest at the next call */
 			n /= 2;
+		}
 		if (err == -EINVAL) {
 			r->handback = 0;	/* the kernel has none left */
 			break;

@@ -643,6 +643,50 @@ static void test_handback_capped(void)
 	teardown(&f);
 }
 
+/* A kernel that takes one sub-buffer a write and refuses more. */
+static int one_at_a_time(void *ctx, uint64_t n)
+{
+	(void)ctx;
+	give_calls++;
+	return n == 1 ? 0 : -EINVAL;
+}
+
+static int refuses_all(void *ctx, uint64_t n)
+{
+	(void)ctx;
+	(void)n;
+	give_calls++;
+	return -EINVAL;
+}
+
+/*
+ * The bound holds when the kernel refuses too: a count it refuses is
+ * halved, each try a write, and the halvings count against
+ * SUBBUF_HANDBACK_WRITES; what is left waits for the next call, and a
+ * kernel that refuses even one has none left.  Before, the halvings ran
+ * past the bound: a kernel that takes one at a time got 9 writes a call
+ * (4, 2, 1; 4, 2, 1; 4, 2, 1) where the bound is 8.
+ */
+static void test_handback_capped_refused(void)
+{
+	struct subbuf_reader r = { .geom = { SUBBUF, NSUB }, .handback = 1000 };
+	uint64_t before;
+
+	give_calls = 0;
+	check_int(subbuf_reader_handback(&r, one_at_a_time, NULL), ==, 0);
+	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
+	check_uint(r.handback, <, 1000);
+	before = r.handback;
+	give_calls = 0;
+	check_int(subbuf_reader_handback(&r, one_at_a_time, NULL), ==, 0);
+	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
+	check_uint(r.handback, <, before);	/* the rest goes on */
+	give_calls = 0;
+	check_int(subbuf_reader_handback(&r, refuses_all, NULL), ==, 0);
+	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
+	check_uint(r.handback, ==, 0);		/* none left to take it */
+}
+
 /*
  * Identity: records carry their numbers.  A record with another number
  * than its place says is "misplaced"; a sub-buffer whose first number
@@ -698,6 +742,7 @@ int main(void)
 	TEST(test_busy_header_waits(), "a header marked SEQ_BUSY is not there yet");
 	TEST(test_bogus_seq_not_believed(), "a seq the producer cannot have reached is not believed");
 	TEST(test_handback_capped(), "hand-back does a bounded number of writes a call");
+	TEST(test_handback_capped_refused(), "and when the kernel refuses counts: halvings count as writes");
 	TEST(test_identity_checked(), "record identity: misplaced and unaccounted events are counted");
 	TEST(stress(false, 1), "random no-overwrite run: all delivered in order, drops exact");
 	TEST(stress(true, 2), "random overwrite run: delivered + lost == produced, exactly");
