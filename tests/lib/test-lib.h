@@ -55,9 +55,6 @@
 /* Check that a condition holds. */
 #define check(x) check_bool_loc(TEST_LOCATION(), #x, x)
 
-/* Give up on the current test (after a failed check it depends on). */
-#define test_skip_rest(...) test_skip_rest_loc(TEST_LOCATION(), __VA_ARGS__)
-
 #define TEST_LOCATION() __FILE__ ":" TEST__STR(__LINE__)
 #define TEST__STR(x) TEST__STR2(x)
 #define TEST__STR2(x) #x
