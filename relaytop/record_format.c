@@ -54,6 +54,8 @@ const char *record_block_problem(const struct record_file_header *fh,
 			return "a DATA block whose size is not its records'";
 		return NULL;
 	case RECORD_CONFIG:
+		if (!global)
+			return "a CONFIG block of one CPU";
 		return b->size < sizeof(struct record_config) ?
 			"a CONFIG block too short" : NULL;
 	case RECORD_RESTART:
@@ -66,6 +68,8 @@ const char *record_block_problem(const struct record_file_header *fh,
 		return b->size < sizeof(struct record_cpu_end) ?
 			"a CPU_END block too short" : NULL;
 	case RECORD_END:
+		if (!global)
+			return "an END block of one CPU";
 		return b->size < sizeof(struct record_end) ?
 			"an END block too short" : NULL;
 	case RECORD_SKIPPED:

@@ -109,10 +109,15 @@ static int check_file_header(struct record_reader *s)
 		     s->path, n, sizeof(*h));
 		return -1;
 	}
-	if (h->byte_order != RECORD_BYTE_ORDER) {
-		fail(s, "%s: recorded on a machine of another byte order "
+	if (h->byte_order == __builtin_bswap32(RECORD_BYTE_ORDER)) {
+		fail(s, "%s: recorded on a machine of the other byte order "
 		     "(mark 0x%08" PRIx32 "); this relaytop cannot read it",
 		     s->path, h->byte_order);
+		return -1;
+	}
+	if (h->byte_order != RECORD_BYTE_ORDER) {
+		fail(s, "%s: corrupt file header (byte order mark 0x%08" PRIx32
+		     ")", s->path, h->byte_order);
 		return -1;
 	}
 	if (h->version > RECORD_VERSION) {
@@ -254,6 +259,18 @@ static const char *data_problem(const struct record_block *b,
 	return NULL;
 }
 
+/* The END block counts what is before it: blocks of every type, and the
+ * DATA blocks' records.  A count that is not the file's is corruption. */
+static void check_end(struct record_reader *s, const struct record_end *e,
+		      uint64_t off)
+{
+	if (e->blocks != s->blocks || e->records != s->records)
+		fail(s, "%s: corrupt at byte %" PRIu64 ": the end block counts %"
+		     PRIu64 " blocks and %" PRIu64 " records, the file has %"
+		     PRIu64 " and %" PRIu64, s->path, off, e->blocks,
+		     e->records, s->blocks, s->records);
+}
+
 /* Pass 1: check every block and index it. */
 static void scan(struct record_reader *s)
 {
@@ -322,12 +339,19 @@ static void scan(struct record_reader *s)
 			return;
 		}
 		if (b.cpu == RECORD_NO_CPU) {
+			if (b.type == RECORD_END) {
+				struct record_end e;
+
+				memcpy(&e, payload, sizeof(e));
+				check_end(s, &e, off);
+				if (s->error[0])
+					return;
+				s->ended = true;
+			}
 			s->blocks++;
 			if (b.type == RECORD_CONFIG || b.type == RECORD_GONE)
 				push_block(&s->global, &s->nglobal, &gcap, &b,
 					   off);
-			if (b.type == RECORD_END)
-				s->ended = true;
 		} else {
 			note_block(s, &b, payload, off);
 		}
@@ -337,6 +361,7 @@ static void scan(struct record_reader *s)
 		fail(s, "%s: truncated: the recording has no end block "
 		     "(was relaytop killed while recording?)", s->path);
 }
+
 
 int record_reader_open(struct record_reader *s, const char *path)
 {

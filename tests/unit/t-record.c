@@ -890,6 +890,73 @@ static void test_changed_after_open(void)
 	free(data);
 }
 
+/* The last block of a file: its offset. */
+static size_t last_block(const unsigned char *data, size_t len)
+{
+	size_t off = RECORD_FILE_HDR_SIZE, last = off;
+
+	while (off + RECORD_BLOCK_SIZE <= len) {
+		struct record_block b;
+
+		memcpy(&b, data + off, sizeof(b));
+		last = off;
+		off += RECORD_BLOCK_SIZE + b.size;
+	}
+	return last;
+}
+
+/*
+ * What docs/record-format.md settles, the reader holds to: a byte order
+ * mark that is neither order is a corrupt header (not "another byte
+ * order"); an END block must be about all CPUs, and its counts (blocks
+ * of every type before it, DATA records) must be the file's.  Before,
+ * the reader called any mark another byte order, took an END of CPU 0
+ * for a block to ignore (then said the file had no end), and did not
+ * look at END's counts.
+ */
+static void test_spec_settled(void)
+{
+	unsigned char *data;
+	size_t len = slurp("plain.rec", &data), end = last_block(data, len);
+	struct record_file_header *h = (void *)data;
+	struct record_block b;
+	struct record_end e;
+	struct readback rb;
+
+	h->byte_order = 0x12345678;
+	refresh_crc(data);
+	spit("mark.rec", data, len);
+	expect_error(damaged("mark.rec", &rb), "corrupt file header (byte order");
+	h->byte_order = RECORD_BYTE_ORDER;
+	refresh_crc(data);
+	memcpy(&b, data + end, sizeof(b));
+	check_uint(b.type, ==, RECORD_END);
+	memcpy(&e, data + end + sizeof(b), sizeof(e));
+	/* an END of one CPU */
+	b.cpu = 0;
+	b.crc = record_block_crc_v(RECORD_VERSION, &b, &e, sizeof(e));
+	memcpy(data + end, &b, sizeof(b));
+	spit("endcpu.rec", data, len);
+	expect_error(damaged("endcpu.rec", &rb), "an END block of one CPU");
+	/* END counting one block more than the file has */
+	b.cpu = RECORD_NO_CPU;
+	e.blocks++;
+	b.crc = record_block_crc_v(RECORD_VERSION, &b, &e, sizeof(e));
+	memcpy(data + end, &b, sizeof(b));
+	memcpy(data + end + sizeof(b), &e, sizeof(e));
+	spit("endcount.rec", data, len);
+	expect_error(damaged("endcount.rec", &rb), "the end block counts");
+	/* and records */
+	e.blocks--;
+	e.records++;
+	b.crc = record_block_crc_v(RECORD_VERSION, &b, &e, sizeof(e));
+	memcpy(data + end, &b, sizeof(b));
+	memcpy(data + end + sizeof(b), &e, sizeof(e));
+	spit("endcount.rec", data, len);
+	expect_error(damaged("endcount.rec", &rb), "the end block counts");
+	free(data);
+}
+
 static void test_data_after_end(void)
 {
 	unsigned char *data;
@@ -1006,6 +1073,7 @@ int main(void)
 	TEST(test_zero_copy_sigbus_in_stage(true), "zero-copy: the same with another CPU's block waiting in the batch");
 	TEST(test_newer_version(), "newer version, other byte order, other record size: refused");
 	TEST(test_changed_after_open(), "a file changed after it was opened: reading stops there, no over-read");
+	TEST(test_spec_settled(), "a byte order mark of neither order, an END of one CPU or with wrong counts: corrupt");
 	TEST(test_data_after_end(), "data after the end block is refused");
 	TEST(test_synced_at_the_end(), "the end of a recording is synced to the disk (fdatasync)");
 	TEST(test_write_error_reported(), "write errors (ENOENT, ENOSPC) are reported");
