@@ -76,9 +76,11 @@ void cli_usage(FILE *out)
 
 void cli_version(FILE *out)
 {
-	fprintf(out, "relaytop %s (recording format %d, sched_relay records "
-		"version %d)\n", RELAYTOP_VERSION, RECORD_VERSION,
-		SCHED_RELAY_VERSION);
+	/* three numbers of their own (docs/record-format.md, Versions) */
+	fprintf(out, "relaytop %s (writes recording format %d, reads 1 to %d; "
+		"sched_relay records version %d, reads 1 and %d)\n",
+		RELAYTOP_VERSION, RECORD_VERSION, RECORD_VERSION,
+		SCHED_RELAY_VERSION, SCHED_RELAY_VERSION);
 }
 
 enum {

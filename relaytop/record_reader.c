@@ -138,7 +138,7 @@ static int check_file_header(struct record_reader *s)
 		     h->header_size);
 		return -1;
 	}
-	/* format 1 holds version 1 records, format 2 version 2 ones */
+	/* format 1 holds version 1 records, formats 2 and 3 version 2 ones */
 	if (h->record_version != (h->version == 1 ? 1 : SCHED_RELAY_VERSION) ||
 	    h->record_size != sizeof(struct sched_relay_record)) {
 		fail(s, "%s: holds records of format %u (%u bytes); this "

@@ -10,7 +10,8 @@
  * --tasks, --latency, --no-color and NO_COLOR; unknown options, missing
  * arguments and stray
  * arguments are refused with a message naming them; the usage text
- * mentions every option.
+ * mentions every option; --version states the version scheme in the
+ * words of the man page and docs/record-format.md (each holds the line).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,11 +179,56 @@ static void test_usage(void)
 	free(text);
 }
 
+/* The whole of a file of the repository (malloc'd), or NULL. */
+static char *repo_file(const char *rel)
+{
+	char path[1024];
+	const char *at = strstr(__FILE__, "tests/unit/");
+	FILE *f;
+	char *text;
+	long n;
+
+	snprintf(path, sizeof(path), "%.*s%s", at ? (int)(at - __FILE__) : 0,
+		 __FILE__, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	if (fread(text, 1, (size_t)n, f) != (size_t)n)
+		text[0] = '\0';
+	fclose(f);
+	return text;
+}
+
+static void test_version(void)
+{
+	char *line = NULL, *man = repo_file("relaytop/relaytop.1");
+	char *spec = repo_file("docs/record-format.md");
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+
+	cli_version(f);
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	check(strstr(line, "writes recording format 3, reads 1 to 3") != NULL);
+	if (!check(man && strstr(man, line)))
+		test_msg("relaytop.1 does not say \"%s\"", line);
+	if (!check(spec && strstr(spec, line)))
+		test_msg("record-format.md does not say \"%s\"", line);
+	free(line);
+	free(man);
+	free(spec);
+}
+
 int main(void)
 {
 	TEST(test_defaults(), "defaults: the sched_relay channel, 1 s, no limit");
 	TEST(test_values(), "short and long options take their values");
 	TEST(test_errors(), "bad values, unknown options, conflicts: named errors");
 	TEST(test_usage(), "the usage text mentions every option");
+	TEST(test_version(), "--version says what the man page and the format's spec say");
 	return test_done();
 }

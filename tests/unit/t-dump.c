@@ -244,8 +244,9 @@ static void test_dump_bad_file(void)
 	unlink(path);
 }
 
-/* A recording of relaytop 1.0 (format 1, version 1 records) still dumps,
- * the same lines but for the tgids, which it did not record. */
+/* A recording of format 1 (version 1 records, as relaytop wrote before
+ * format 2) still dumps, the same lines but for the tgids, which it did
+ * not record. */
 static void test_dump_v1(void)
 {
 	char path[] = "/tmp/t-dump.XXXXXX";

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * v1-recording.h - turn a recording (format 2) into what relaytop 1.0
- * wrote: format 1 with version 1 records, CRCs recomputed, for the tests
- * that old recordings still read.
+ * v1-recording.h - turn a recording into what relaytop wrote before
+ * format 2: format 1 with version 1 records, CRCs recomputed, for the
+ * tests that old recordings still read.
  */
 #ifndef V1_RECORDING_H
 #define V1_RECORDING_H
