@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "test-lib.h"
+#include "test-util.h"
 
 static int parse(struct options *o, char *err, const char *a1,
 		 const char *a2, const char *a3, const char *a4)
@@ -184,23 +185,10 @@ static char *repo_file(const char *rel)
 {
 	char path[1024];
 	const char *at = strstr(__FILE__, "tests/unit/");
-	FILE *f;
-	char *text;
-	long n;
 
 	snprintf(path, sizeof(path), "%.*s%s", at ? (int)(at - __FILE__) : 0,
 		 __FILE__, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)n + 1);
-	if (fread(text, 1, (size_t)n, f) != (size_t)n)
-		text[0] = '\0';
-	fclose(f);
-	return text;
+	return slurp_text(path, NULL);
 }
 
 static void test_version(void)

@@ -16,7 +16,6 @@
  * that are no UTF-8, and any byte above 0x7f for an ASCII output); no
  * escape is cut in half at the end of the buffer.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,50 +26,12 @@
 #include "options.h"
 #include "report.h"
 #include "test-lib.h"
+#include "test-util.h"
 #include "text.h"
 #include "top.h"
 
 static char dir[] = "/tmp/t-hostile-names.XXXXXX";
 static char path[256];
-
-/* What fn(arg) prints on standard output (malloc'd), standard error
- * going to /dev/null; *status is what it returned. */
-static char *printed(int (*fn)(const void *arg), const void *arg,
-		     int *status, size_t *len)
-{
-	char out[300];
-	int fo, so = dup(1), se = dup(2), null;
-	char *text;
-	FILE *f;
-	long n;
-
-	snprintf(out, sizeof(out), "%s/out", dir);
-	fo = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	null = open("/dev/null", O_WRONLY);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fo, 1);
-	dup2(null, 2);
-	*status = fn(arg);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(null);
-	f = fdopen(fo, "r");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)n + 1);
-	if (fread(text, 1, (size_t)n, f) != (size_t)n)
-		exit(2);
-	fclose(f);
-	unlink(out);
-	*len = (size_t)n;
-	return text;
-}
 
 static int run_dump(const void *arg)
 {
@@ -112,9 +73,9 @@ static bool plain(const char *what, const char *text, size_t len)
 
 static void test_output(const char *what, int (*fn)(const void *arg))
 {
+	char *text;
 	size_t len;
-	int status;
-	char *text = printed(fn, NULL, &status, &len);
+	int status = run_captured(fn, NULL, &text, &len, NULL);
 
 	check_int(status, ==, 0);
 	check_uint(len, >, 0);

@@ -11,12 +11,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "loop.h"
 #include "test-lib.h"
+#include "test-util.h"
 #include "util.h"
 
 struct counts {
@@ -146,22 +146,6 @@ static int pending_term_child(void)
 	return 0;
 }
 
-/* Process p sleeps in a poll (ppoll: its wchan says where it sleeps). */
-static bool in_poll(pid_t p)
-{
-	char path[64], wchan[128] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)p);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(wchan, sizeof(wchan), f))
-		wchan[0] = '\0';
-	fclose(f);
-	return strstr(wchan, "poll") != NULL;
-}
-
 /*
  * A SIGTERM from another process while the loop waits (30 s): sent once
  * the loop sleeps in its ppoll() (before, after a 100 ms sleep, which a
@@ -179,7 +163,7 @@ static int waiting_term_child(void)
 	setup(&l, &c, 30);
 	killer = fork();
 	if (killer == 0) {
-		while (!in_poll(me))
+		while (!sleeps_in(me, "poll"))
 			usleep(1000);
 		kill(me, SIGTERM);
 		_exit(0);

@@ -40,6 +40,7 @@
 #include "loop.h"
 #include "record_reader.h"
 #include "test-lib.h"
+#include "test-util.h"
 #include "top.h"
 #include "util.h"
 
@@ -312,20 +313,10 @@ static void test_garbage_header_handback(void)
 	munmap(hb, sizeof(*hb));
 }
 
-/* Process p sleeps in a write to a pipe (its wchan, where it sleeps). */
+/* Process p sleeps in a write to a pipe. */
 static bool in_pipe_write(pid_t p)
 {
-	char path[64], wchan[128] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)p);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(wchan, sizeof(wchan), f))
-		wchan[0] = '\0';
-	fclose(f);
-	return strstr(wchan, "pipe_write") != NULL;
+	return sleeps_in(p, "pipe_write");
 }
 
 /*

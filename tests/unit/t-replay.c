@@ -20,6 +20,7 @@
 #include "top.h"
 #include "util.h"
 #include "test-lib.h"
+#include "test-util.h"
 
 #define MS 1000000ull
 #define T0 (100 * 1000 * MS)
@@ -71,44 +72,19 @@ static void make_recording(void)
 	recorder_free(rec);
 }
 
+static int run_replay(const void *arg)
+{
+	return top_run(arg);
+}
+
 /* Run top_run() (a replay) with stdout and stderr captured. */
 static int replay(const char *file, unsigned long count, char **out,
 		  char **err)
 {
 	struct options o = { .replay = file, .interval = 1, .batch = true,
 			     .count = count };
-	char tout[] = "/tmp/t-replay-out.XXXXXX", terr[] = "/tmp/t-replay-err.XXXXXX";
-	int fo = mkstemp(tout), fe = mkstemp(terr);
-	int so = dup(1), se = dup(2), status;
-	FILE *f;
-	long len;
 
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	status = top_run(&o);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	for (int i = 0; i < 2; i++) {
-		char **dst = i ? err : out;
-
-		f = fdopen(i ? fe : fo, "r");
-		fseek(f, 0, SEEK_END);
-		len = ftell(f);
-		rewind(f);
-		*dst = calloc(1, (size_t)len + 1);
-		if (fread(*dst, 1, (size_t)len, f) != (size_t)len)
-			exit(2);
-		fclose(f);
-	}
-	unlink(tout);
-	unlink(terr);
-	return status;
+	return run_captured(run_replay, &o, out, NULL, err);
 }
 
 /* The CPU line of cpu in the n-th block: events/s, dropped, lost. */

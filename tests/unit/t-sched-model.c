@@ -35,6 +35,7 @@
 #include "sched_model.h"
 #include "synth-record.h"
 #include "test-lib.h"
+#include "test-util.h"
 #include "top.h"
 #include "util.h"
 
@@ -168,24 +169,6 @@ static const char *path_of(const char *name)
 	return path[i];
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	long len;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)len + 1);
-	if (fread(text, 1, (size_t)len, f) != (size_t)len)
-		text[0] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* The last line of text holding needle (a copy), or "". */
 static const char *last_line(const char *text, const char *sep,
 			     const char *needle)
@@ -310,7 +293,7 @@ static void test_perfetto(const char *recording)
 	char *text, *sys;
 
 	check_int(export_perfetto(recording, json), ==, 0);
-	text = slurp(json);
+	text = slurp_text(json, NULL);
 	if (!check(text != NULL))
 		return;
 	/* the ftrace text lines: each CPU's last one */
