@@ -149,6 +149,18 @@ static void rig_drain(struct rig *g, int c)
 	subbuf_reader_handback(&g->reader[c], give, &g->relay[c]);
 }
 
+/* One read of CPU c into the recording, nothing committed or handed
+ * back yet (zero-copy: the payloads are still in the buffer). */
+static void rig_read(struct rig *g, int c)
+{
+	struct subbuf_sink sink = {
+		.stage = tee_stage, .settle = tee_settle,
+		.restart = tee_restart, .ctx = &g->tee[c],
+	};
+
+	subbuf_reader_read(&g->reader[c], &sink);
+}
+
 static void rig_finish(struct rig *g)
 {
 	int err = recorder_finish(g->rec);
@@ -388,7 +400,6 @@ static void test_zero_copy(bool overrun_it)
 {
 	struct rig g;
 	struct readback rb;
-	struct subbuf_sink sink;
 
 	rig_setup(&g, "zc.rec", true);
 	check(recorder_zero_copy(g.rec, true));
@@ -398,11 +409,7 @@ static void test_zero_copy(bool overrun_it)
 			rig_drain(&g, c);
 		}
 	fake_relay_events(&g.relay[0], 4);
-	sink = (struct subbuf_sink) { .stage = tee_stage,
-				      .settle = tee_settle,
-				      .restart = tee_restart,
-				      .ctx = &g.tee[0] };
-	subbuf_reader_read(&g.reader[0], &sink);
+	rig_read(&g, 0);
 	if (overrun_it)
 		fake_relay_events(&g.relay[0], 2 * NSUB * CAP);
 	check_int(recorder_commit(g.rec), ==, 0);
@@ -430,16 +437,11 @@ static void test_zero_copy_gone(void)
 {
 	struct rig g;
 	struct readback rb;
-	struct subbuf_sink sink;
 
 	rig_setup(&g, "zcg.rec", false);
 	check(recorder_zero_copy(g.rec, true));
 	fake_relay_events(&g.relay[1], 9);
-	sink = (struct subbuf_sink) { .stage = tee_stage,
-				      .settle = tee_settle,
-				      .restart = tee_restart,
-				      .ctx = &g.tee[1] };
-	subbuf_reader_read(&g.reader[1], &sink);
+	rig_read(&g, 1);
 	recorder_gone(g.rec, RECORD_NO_CPU);
 	check_uint(g.rec->skipped, ==, 9);
 	rig_finish(&g);
@@ -478,7 +480,6 @@ static void test_zero_copy_sigbus_in_stage(bool block_before)
 {
 	struct rig g;
 	struct readback rb;
-	struct subbuf_sink sink;
 	struct subbuf_chunk chunk = { .cpu = 0, .nrec = 2, .offset = 64 };
 	char path[300];
 	void *map;
@@ -491,11 +492,7 @@ static void test_zero_copy_sigbus_in_stage(bool block_before)
 	rig_drain(&g, 0);
 	if (block_before) {
 		fake_relay_events(&g.relay[2], 6);
-		sink = (struct subbuf_sink) { .stage = tee_stage,
-					      .settle = tee_settle,
-					      .restart = tee_restart,
-					      .ctx = &g.tee[2] };
-		subbuf_reader_read(&g.reader[2], &sink);
+		rig_read(&g, 2);
 	}
 	/* a mapping whose file is gone from under it */
 	snprintf(path, sizeof(path), "%s", tmp_path("gone-buffer"));
