@@ -20,6 +20,7 @@ static const char *const usage[] = {
 	"       relaytop --replay FILE [OPTION]...",
 	"       relaytop --export-ctf DIR FILE",
 	"       relaytop --export-perfetto OUT FILE",
+	"       relaytop --export-tracecmd OUT FILE",
 	"       relaytop --report FILE [-p PID,...] [--comm NAME] [-C CPUS]",
 	"Show the per-CPU event and drop rates of a sched_relay channel live,",
 	"record its events to a file, or print and replay a recording.",
@@ -47,6 +48,8 @@ static const char *const usage[] = {
 	"                        (babeltrace2, Trace Compass); see docs/export.md",
 	"      --export-perfetto OUT FILE  convert a recording to Chrome trace-event",
 	"                        JSON (Perfetto UI, chrome://tracing); OUT - is stdout",
+	"      --export-tracecmd OUT FILE  convert a recording to a trace.dat",
+	"                        (trace-cmd report, KernelShark)",
 	"      --report FILE     per task and per CPU: switches, wakeups,",
 	"                        migrations, wakeup-to-switch-in latency",
 	"                        (p50 p90 p99 max, missed), a log2 histogram",
@@ -86,7 +89,7 @@ void cli_version(FILE *out)
 enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
 	OPT_EXPORT_PERFETTO, OPT_CHECK, OPT_REPORT, OPT_TASKS, OPT_LATENCY,
-	OPT_COMM, OPT_NO_COLOR, OPT_HIDE_SELF,
+	OPT_COMM, OPT_NO_COLOR, OPT_HIDE_SELF, OPT_EXPORT_TRACECMD,
 };
 
 static const struct option long_options[] = {
@@ -103,6 +106,7 @@ static const struct option long_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "export-ctf", required_argument, NULL, OPT_EXPORT_CTF },
 	{ "export-perfetto", required_argument, NULL, OPT_EXPORT_PERFETTO },
+	{ "export-tracecmd", required_argument, NULL, OPT_EXPORT_TRACECMD },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "tasks", no_argument, NULL, OPT_TASKS },
 	{ "latency", no_argument, NULL, OPT_LATENCY },
@@ -129,6 +133,11 @@ static int seconds(const char *opt, const char *arg, double min, double max,
 		snprintf(err, errlen, "%s: '%s' is out of range (%g to %g "
 			 "seconds)", opt, arg, min, max);
 	return e ? -1 : 0;
+}
+
+static bool exporting(const struct options *o)
+{
+	return o->export_ctf || o->export_perfetto || o->export_tracecmd;
 }
 
 int cli_parse(int argc, char *const argv[], struct options *o, char *err,
@@ -202,6 +211,10 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			o->export_perfetto = optarg;
 			modes++;
 			break;
+		case OPT_EXPORT_TRACECMD:
+			o->export_tracecmd = optarg;
+			modes++;
+			break;
 		case OPT_REPORT:
 			o->report = optarg;
 			modes++;
@@ -254,22 +267,23 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 	}
 	/* nothing else would apply them: refuse rather than ignore */
 	if (filter_any(&o->filter) &&
-	    (o->dump || o->check || o->export_ctf || o->export_perfetto)) {
+	    (o->dump || o->check || exporting(o))) {
 		snprintf(err, errlen, "-p, --comm and -C apply to the screen, "
 			 "-b and --report, not to --dump, --check or --export-*");
 		return -1;
 	}
 	/* an export takes the recording as its one argument */
-	if ((o->export_ctf || o->export_perfetto) && optind < argc)
+	if (exporting(o) && optind < argc)
 		o->export_file = argv[optind++];
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
-	if ((o->export_ctf || o->export_perfetto) && !o->export_file) {
+	if (exporting(o) && !o->export_file) {
 		snprintf(err, errlen, "%s needs the recording to export",
 			 o->export_ctf ? "--export-ctf DIR" :
-			 "--export-perfetto OUT");
+			 o->export_perfetto ? "--export-perfetto OUT" :
+			 "--export-tracecmd OUT");
 		return -1;
 	}
 	if (o->record && !o->record[0]) {

@@ -11,6 +11,7 @@
 #include "dump.h"
 #include "export_ctf.h"
 #include "export_perfetto.h"
+#include "export_tracecmd.h"
 #include "report.h"
 #include "top.h"
 #include "util.h"
@@ -46,5 +47,7 @@ int main(int argc, char *argv[])
 		return report_recording(opt.report, &opt.filter, stdout);
 	if (opt.export_perfetto)
 		return export_perfetto(opt.export_file, opt.export_perfetto);
+	if (opt.export_tracecmd)
+		return export_tracecmd(opt.export_file, opt.export_tracecmd);
 	return top_run(&opt);	/* live, recording or replay */
 }

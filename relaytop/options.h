@@ -23,6 +23,7 @@ struct options {
 	const char *replay;	/* --replay FILE */
 	const char *export_ctf;		/* --export-ctf DIR */
 	const char *export_perfetto;	/* --export-perfetto OUT */
+	const char *export_tracecmd;	/* --export-tracecmd OUT */
 	const char *export_file;	/* the recording to export */
 	const char *report;	/* --report FILE */
 	bool tasks;		/* --tasks: the tasks view */
