@@ -79,6 +79,10 @@ static void test_values(void)
 	check_int(rc, ==, 0);
 	check_str(o.export_perfetto, "-");
 	check_str(o.export_file, "rec.bin");
+	rc = parse(&o, err, "--export-tracecmd", "t.dat", "rec.bin", NULL);
+	check_int(rc, ==, 0);
+	check_str(o.export_tracecmd, "t.dat");
+	check_str(o.export_file, "rec.bin");
 	rc = parse(&o, err, "-V", NULL, NULL, NULL);
 	check(rc == 0 && o.version);
 	rc = parse(&o, err, "--help", NULL, NULL, NULL);
@@ -150,6 +154,11 @@ static void test_errors(void)
 	expect_error("--check", "a", "--comm=x", "-p, --comm and -C apply to");
 	expect_error("--export-perfetto=-", "a", "-C0", "-p, --comm and -C apply to");
 	expect_error("-C0", "--export-ctf=d", "a", "-p, --comm and -C apply to");
+	expect_error("--export-tracecmd", "t.dat", NULL,
+		     "--export-tracecmd OUT needs the recording to export");
+	expect_error("--export-tracecmd=t", "--export-ctf=d", "a",
+		     "exclude each other");
+	expect_error("--export-tracecmd=t", "a", "-p1", "-p, --comm and -C apply to");
 	{
 		struct options o;
 		char err[256];
@@ -166,6 +175,7 @@ static void test_usage(void)
 		"--channel", "--delay", "--iterations", "--time", "--batch",
 		"--record", "--no-ui", "--dump", "--replay", "--help",
 		"--version", "--export-ctf", "--export-perfetto", "--report",
+		"--export-tracecmd",
 		"--tasks", "--latency", "--pid", "--comm", "--cpu", "--no-color",
 	};
 	char *text = NULL;
