@@ -8,13 +8,15 @@
 #   relaytop loses events; each reads back with --dump, with events and
 #   with those drops or losses;
 # - --export-ctf writes metadata (CTF 1.8) and one stream file per CPU,
-#   --export-perfetto a JSON file, both exiting 0; an export does not
-#   overwrite a directory in use;
+#   --export-perfetto a JSON file, --export-tracecmd a trace.dat (version
+#   6, whole pages), all exiting 0; an export does not overwrite a
+#   directory in use;
 # - everything goes to /host/40-export/{drop,lose} when the host shares a
-#   folder (as tests/run-guest does), where tests/guest/40-export.host
-#   reads it with babeltrace2 and python3, which the guest does not have:
-#   every event once, and discarded-event warnings that add up to the
-#   drops and losses;
+#   folder (as tests/run-guest does), the recording's --dump too, where
+#   tests/guest/40-export.host reads it with babeltrace2, python3,
+#   trace-cmd and KernelShark, which the guest does not have: every event
+#   once, discarded-event warnings and "EVENTS DROPPED" lines that add up
+#   to the drops and losses;
 # - both recordings pass relaytop --check (every record once, in place,
 #   every gap counted).
 . /tests/lib/tap.sh
@@ -69,12 +71,12 @@ record_and_export() {
 	[ -s $tmp/record.txt ] && sed 's/^/# /' $tmp/record.txt
 	cp $rec $out/rec.bin
 
-	relaytop --dump $rec > $tmp/dump.txt 2> $tmp/dump.err
+	relaytop --dump $rec > $out/dump.txt 2> $tmp/dump.err
 	t_eq "$name: relaytop --dump reads the recording" 0 $?
 	t_relaytop_check "$name" $rec
 	# the dump's summary: "#  cpu events dropped lost", then "#  all ..."
 	awk '$1 == "#" && NF == 5 && ($2 ~ /^[0-9]+$/ || $2 == "all")' \
-		$tmp/dump.txt > $out/summary.txt
+		$out/dump.txt > $out/summary.txt
 	t_ok "$name: the recording has events" \
 		awk '$2 == "all" && $3 > 1000 { ok = 1 } END { exit !ok }' \
 		$out/summary.txt
@@ -100,6 +102,13 @@ record_and_export() {
 	[ -s $tmp/pf.txt ] && sed 's/^/# /' $tmp/pf.txt
 	t_ok "$name: the JSON has the trace-event keys" \
 		grep -q '"traceEvents":\[' $out/trace.json
+	relaytop --export-tracecmd $out/trace.dat $rec > $tmp/tc.txt 2>&1
+	t_eq "$name: relaytop --export-tracecmd exits 0" 0 $?
+	[ -s $tmp/tc.txt ] && sed 's/^/# /' $tmp/tc.txt
+	t_eq "$name: a trace.dat of version 6" "$(printf '\027\010Dtracing6')" \
+		"$(head -c 11 $out/trace.dat)"
+	t_eq "$name: the trace.dat is whole pages" 0 \
+		$(( $(wc -c < $out/trace.dat) % 4096 ))
 }
 
 record_and_export drop 0
