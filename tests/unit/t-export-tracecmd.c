@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -731,6 +732,16 @@ static void test_truncated(void)
 int main(void)
 {
 	char cmd[300], here[512];
+
+	/*
+	 * --dump prints names as the terminal's character set allows, and
+	 * trace-cmd prints their bytes: compare them in UTF-8, where the
+	 * names' UTF-8 comes out as it is on both sides.
+	 */
+	if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+		fprintf(stderr, "t-export-tracecmd: no C.UTF-8 locale\n");
+		return 1;
+	}
 
 	snprintf(here, sizeof(here), "%s", __FILE__);
 	snprintf(libdir, sizeof(libdir), "%s/../lib", dirname(here));
