@@ -52,7 +52,8 @@
  * The header is written by relay's subbuf_start callback whenever relay
  * moves to a new sub-buffer (and when the channel is created or reset):
  * magic, version, the CPU, the sub-buffer's sequence number (relay's
- * subbufs_produced, zeroed by a reset), the generation, the events dropped
+ * subbufs_produced: counted from the channel's creation, never set back
+ * by a reset), the generation, the events dropped
  * on this CPU so far and the number of its first event.  The header is a
  * seqlock: seq is SCHED_RELAY_SEQ_BUSY while the rest is written and is
  * published last, with release semantics.  In no-overwrite mode the

@@ -104,10 +104,13 @@ enum sched_relay_task_state {
  * @hdr_size:   sizeof(struct sched_relay_header): records start here
  * @cpu:        CPU whose buffer this is
  * @record_size: sizeof(struct sched_relay_record)
- * @seq:        sequence number of this sub-buffer since the last reset or
- *              re-configuration, starting at 0; sub-buffer seq lives at
- *              index seq % n_subbufs of the buffer; SCHED_RELAY_SEQ_BUSY
- *              while the header is being set up (see above)
+ * @seq:        relay's number of this sub-buffer: counted from 0 when the
+ *              channel was created (a new geometry creates it again),
+ *              never set back (a reset ends the sub-buffer being filled
+ *              and goes on at the next number, the relay meta area's
+ *              reset_at); sub-buffer seq lives at index seq % n_subbufs
+ *              of the buffer; SCHED_RELAY_SEQ_BUSY while the header is
+ *              being set up (see above)
  * @first_ts:   timestamp of the first record, 0 while there is none
  * @dropped:    events dropped on this CPU since the last reset, counted
  *              when this sub-buffer was started (cumulative)

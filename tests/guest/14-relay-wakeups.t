@@ -127,21 +127,28 @@ echo 0 > $T/events/enable
 echo > $T/trace
 
 # --- sched_relay's wakeup_subbufs, counted per CPU ----------------------------
-# every_cpu_woke_as N: with no sub-buffer consumed, each CPU's wakeups is
-# its subbufs_produced - (N - 1), or 0 below N.
+# every_cpu_woke_as N: with no sub-buffer consumed since the channel was
+# created or reset (sub-buffers count from its creation; a reset consumes
+# all there was), each CPU's wakeups is its ready sub-buffers,
+# subbufs_produced - subbufs_consumed, less N - 1, or 0 below N.
 every_cpu_woke_as() {
-	paste -d' ' $SR/stats/subbufs_produced $SR/stats/wakeups | awk -v n="$1" '{
-		half = NF / 2
-		for (i = 1; i <= half; i++) {
-			p = $i; w = $(i + half); want = p >= n ? p - n + 1 : 0
+	paste -d' ' $SR/stats/subbufs_produced $SR/stats/subbufs_consumed \
+		$SR/stats/wakeups | awk -v n="$1" '{
+		k = NF / 3
+		for (i = 1; i <= k; i++) {
+			p = $i - $(i + k); w = $(i + 2 * k); want = p >= n ? p - n + 1 : 0
 			if (w != want) { printf "cpu%d: %d switches, %d wake-ups, want %d\n", i - 1, p, w, want; bad = 1 }
 		}
 	} END { exit bad }'
 }
 
-# some_cpu_switched_at_least N: a CPU's buffer completed N sub-buffers.
+# some_cpu_switched_at_least N: a CPU's buffer completed N sub-buffers
+# since the channel was created or reset (none consumed).
 some_cpu_switched_at_least() {
-	tr ' ' '\n' < $SR/stats/subbufs_produced | awk -v n="$1" '$1 >= n { f = 1 } END { exit !f }'
+	paste -d' ' $SR/stats/subbufs_produced $SR/stats/subbufs_consumed | awk -v n="$1" '{
+		k = NF / 2
+		for (i = 1; i <= k; i++) if ($i - $(i + k) >= n) f = 1
+	} END { exit !f }'
 }
 
 # load_until N: loadgen until a CPU has switched N times (at most 300 s).

@@ -155,8 +155,9 @@ static void fail(enum op op, const char *what)
 static const int open_errs[] = { ENOENT, ENODEV, 0 };
 static const int read_errs[] = { EBADF, 0 };
 static const int read_fault_errs[] = { EBADF, EFAULT, 0 };
-static const int write_errs[] = { EBADF, EINVAL, 0 };
-static const int write_fault_errs[] = { EBADF, EINVAL, EFAULT, 0 };
+/* ESTALE: a hand-back of sub-buffers consumed already */
+static const int write_errs[] = { EBADF, EINVAL, ESTALE, 0 };
+static const int write_fault_errs[] = { EBADF, EINVAL, ESTALE, EFAULT, 0 };
 /* EACCES: PROT_READ on an O_WRONLY file, or MAP_SHARED+PROT_WRITE on O_RDONLY */
 static const int mmap_errs[] = { EACCES, 0 };
 static const int mmap_bad_errs[] = { EACCES, EPERM, EINVAL, 0 };
@@ -408,8 +409,13 @@ static void op_mmap_bad(struct worker *w)
 
 	if (i < 0)
 		return;
-	/* the one combination that is valid belongs to op_mmap */
-	if (l == len && !o && prot == PROT_READ)
+	/*
+	 * The valid ranges belong to op_mmap: the buffer, the buffer and
+	 * its meta area (one page for sched_relay's at most 256
+	 * sub-buffers), the meta area alone; here they go with PROT_WRITE.
+	 */
+	if ((((l == len || l == len + 4096) && !o) ||
+	     (o == (off_t)len && l == 4096)) && prot == PROT_READ)
 		prot |= PROT_WRITE;
 	p = mmap(NULL, l, prot, flags, w->fd[i], o);
 	if (p != MAP_FAILED) {

@@ -34,11 +34,14 @@
  * Counters of one CPU, as the module's stats files print them: full is
  * upstream's full_count (sub-buffer switches that found the buffer full,
  * flushes and overwrites included), refused the records dropped because
- * a switch was refused, big those larger than a sub-buffer.
+ * a switch was refused, big those larger than a sub-buffer, overwrites
+ * the unconsumed sub-buffers an overwrite-mode switch destroyed (and
+ * overwrite_bytes their data).  produced and consumed count sub-buffers
+ * from the channel's creation: a reset does not set them back.
  */
 struct cpu_stats {
 	unsigned long long events, bytes, full, big, refused, produced, consumed;
-	unsigned long long wakeups;
+	unsigned long long wakeups, overwrites, overwrite_bytes;
 };
 
 static inline double now(void)
@@ -122,10 +125,11 @@ static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stat
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &c,
-			   &st->events, &st->bytes, &st->full, &st->big,
+		if (sscanf(line, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &c, &st->events, &st->bytes, &st->full, &st->big,
 			   &st->refused, &st->produced, &st->consumed,
-			   &st->wakeups) == 9 &&
+			   &st->wakeups, &st->overwrites,
+			   &st->overwrite_bytes) == 11 &&
 		    c == cpu) {
 			found = true;
 			break;

@@ -28,8 +28,16 @@
  *			(0644)
  *	stats		header, then per CPU that has a buffer:
  *			"cpu events bytes full big refused produced consumed
- *			wakeups", then "total FULL BIG" from relay_stats()
- *			(0444); wakeups is relay's wakeup_count
+ *			wakeups overwrites overwrite_bytes", then "total FULL
+ *			BIG" from relay_stats() (0444); wakeups is relay's
+ *			wakeup_count, overwrites its overwrite_count;
+ *			produced and consumed count sub-buffers from the
+ *			channel's creation (a reset does not set them back)
+ *	beside		write "flush|reset CPU COUNT SIZE": write as "write"
+ *			does on CPU while a thread on another CPU calls
+ *			relay_flush() or relay_reset() on the sysfs channel
+ *			in a loop until the writer is done; read: how many
+ *			calls the last run made (0600)
  *	callbacks	"CALLS BAD": subbuf_start calls, and calls that did
  *			not find the attribute in chan->private_data (0444)
  *	debugfs_write, debugfs_reset, debugfs_stats
@@ -155,6 +163,8 @@ struct relay_test_job {
 	enum relay_test_method method;
 	u64 first_seq;
 	u8 *rec;			/* one record, rebuilt for every seq */
+	long ret;			/* what relay_test_write_fn() said */
+	struct completion done;		/* the beside writer finished */
 };
 
 static void relay_test_fill(u8 *rec, unsigned int cpu, u64 seq,
@@ -256,6 +266,131 @@ static ssize_t relay_test_write(struct kobject *kobj,
 	ret = work_on_cpu_safe(job.cpu, relay_test_write_fn, &job);
 	if (!ret)
 		tc->seq[job.cpu] += job.count;
+out:
+	mutex_unlock(&relay_test_lock);
+	kfree(job.rec);
+
+	return ret ? ret : count;
+}
+
+/* --- flushing and resetting beside a writer ----------------------------------- */
+
+struct relay_test_beside {
+	struct rchan *rchan;
+	bool reset;			/* relay_reset(), else relay_flush() */
+	unsigned long calls;
+};
+
+static unsigned long relay_test_beside_calls;	/* under relay_test_lock */
+
+/* The writer of "beside": a thread of its own, not a work item (below). */
+static int relay_test_beside_writer(void *arg)
+{
+	struct relay_test_job *job = arg;
+
+	job->ret = relay_test_write_fn(job);
+	complete(&job->done);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static int relay_test_beside_fn(void *arg)
+{
+	struct relay_test_beside *b = arg;
+
+	while (!kthread_should_stop()) {
+		if (b->reset)
+			relay_reset(b->rchan);
+		else
+			relay_flush(b->rchan);
+		b->calls++;
+		cond_resched();
+	}
+	return 0;
+}
+
+static ssize_t beside_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	unsigned long calls;
+
+	mutex_lock(&relay_test_lock);
+	calls = relay_test_beside_calls;
+	mutex_unlock(&relay_test_lock);
+	return sysfs_emit(buf, "%lu\n", calls);
+}
+
+/* "flush|reset CPU COUNT SIZE" */
+static ssize_t beside_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct relay_test_job job = { .method = RELAY_TEST_WRITE };
+	struct relay_test_beside b = { };
+	struct task_struct *task, *writer;
+	unsigned int other;
+	char what[8];
+	int end = 0;
+	long ret;
+
+	if (sscanf(buf, "%7s %u %lu %u %n", what, &job.cpu, &job.count,
+		   &job.size, &end) != 4 || buf[end] != '\0')
+		return -EINVAL;
+	if (!strcmp(what, "reset"))
+		b.reset = true;
+	else if (strcmp(what, "flush"))
+		return -EINVAL;
+	if (job.cpu >= nr_cpu_ids || !job.count || job.count > (1UL << 24) ||
+	    job.size < RELAY_TEST_MIN_SIZE || job.size > RELAY_TEST_MAX_SIZE)
+		return -EINVAL;
+
+	job.rec = kmalloc(job.size, GFP_KERNEL);
+	if (!job.rec)
+		return -ENOMEM;
+
+	mutex_lock(&relay_test_lock);
+	ret = -ENODEV;
+	if (!relay_test_sysfs.rchan)
+		goto out;
+	other = cpumask_any_but(cpu_online_mask, job.cpu);
+	ret = -EINVAL;
+	if (other >= nr_cpu_ids || !cpu_online(job.cpu))
+		goto out;
+	job.rchan = relay_test_sysfs.rchan;
+	job.first_seq = relay_test_sysfs.seq[job.cpu];
+	b.rchan = job.rchan;
+	task = kthread_create_on_cpu(relay_test_beside_fn, &b, other,
+				     "relay_test_b/%u");
+	if (IS_ERR(task)) {
+		ret = PTR_ERR(task);
+		goto out;
+	}
+	/*
+	 * The writer runs in a thread of its own on its CPU: a work item
+	 * that never sleeps would keep the kworker that relay_flush() and
+	 * relay_reset() queue on that CPU from running until it is done.
+	 */
+	writer = kthread_create_on_cpu(relay_test_beside_writer, &job, job.cpu,
+				       "relay_test_w/%u");
+	if (IS_ERR(writer)) {
+		kthread_stop(task);
+		ret = PTR_ERR(writer);
+		goto out;
+	}
+	init_completion(&job.done);
+	wake_up_process(task);
+	wake_up_process(writer);
+	wait_for_completion(&job.done);
+	kthread_stop(writer);
+	kthread_stop(task);
+	ret = job.ret;
+	relay_test_beside_calls = b.calls;
+	if (!ret)
+		relay_test_sysfs.seq[job.cpu] += job.count;
 out:
 	mutex_unlock(&relay_test_lock);
 	kfree(job.rec);
@@ -545,7 +680,9 @@ static int relay_test_storm_consumer(void *arg)
 	struct relay_test_storm_buf *sb = arg;
 
 	while (!kthread_should_stop()) {
-		if (!relay_buf_consume(sb->buf, 1))
+		/* one more than consumed, racing resets: may be stale */
+		if (!relay_buf_consume(sb->buf,
+				       READ_ONCE(sb->buf->subbufs_consumed) + 1))
 			atomic_long_inc(&sb->storm->handbacks);
 		cond_resched();
 	}
@@ -932,20 +1069,21 @@ static ssize_t relay_test_stats(struct kobject *kobj,
 	unsigned int cpu;
 	int len;
 
-	len = sysfs_emit(buf, "cpu events bytes full big refused produced consumed wakeups\n");
+	len = sysfs_emit(buf, "cpu events bytes full big refused produced consumed wakeups overwrites overwrite_bytes\n");
 	mutex_lock(&relay_test_lock);
 	for (cpu = 0; tc->rchan && cpu < nr_cpu_ids; cpu++) {
 		if (relay_buf_stats(tc->rchan, cpu, &st))
 			continue;
 		/* a global channel's buffer is in slot 0 (relay_open_buf()) */
 		rbuf = *per_cpu_ptr(tc->rchan->buf, tc->rchan->is_global ? 0 : cpu);
-		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %llu %zu %zu %llu\n",
+		len += sysfs_emit_at(buf, len, "%u %llu %llu %llu %llu %llu %zu %zu %llu %llu %llu\n",
 				     cpu, st.record_count, st.record_bytes,
 				     st.full_count, st.big_count,
 				     st.refused_count,
-				     rbuf->subbufs_produced,
-				     rbuf->subbufs_consumed,
-				     st.wakeup_count);
+				     READ_ONCE(rbuf->subbufs_produced),
+				     READ_ONCE(rbuf->subbufs_consumed),
+				     st.wakeup_count, st.overwrite_count,
+				     st.overwrite_bytes);
 	}
 	/* the channel's drop totals, as relay_stats() sums them */
 	if (tc->rchan)
@@ -1126,6 +1264,7 @@ RELAY_TEST_CHAN_ATTRS(global_, relay_test_glob);
 
 static struct kobj_attribute bench_attr = __ATTR(bench, 0600, bench_show, bench_store);
 static struct kobj_attribute storm_attr = __ATTR(storm, 0600, storm_show, storm_store);
+static struct kobj_attribute beside_attr = __ATTR(beside, 0600, beside_show, beside_store);
 static struct kobj_attribute clash_attr = __ATTR(clash, 0600, clash_show, clash_store);
 static struct kobj_attribute orphan_attr = __ATTR(orphan, 0600, orphan_show, orphan_store);
 static struct kobj_attribute hotplug_race_attr =
@@ -1148,6 +1287,7 @@ static struct attribute *relay_test_attrs[] = {
 	&global_stats_attr.attr.attr,
 	&bench_attr.attr,
 	&storm_attr.attr,
+	&beside_attr.attr,
 	&clash_attr.attr,
 	&orphan_attr.attr,
 	&hotplug_race_attr.attr,
