@@ -155,6 +155,7 @@ static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
 		      size_t errlen)
 {
 	char path[4096];
+	unsigned long page;
 	int e;
 
 	snprintf(path, sizeof(path), "%s/cpu%u", ch->dir, cc->cpu);
@@ -178,7 +179,9 @@ static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
 	}
 	if (!cc->writable)
 		ch->read_only = true;
-	cc->map_len = (size_t)subbuf_buffer_size(&ch->geom);
+	/* the buffer and relay's meta area after it */
+	page = (unsigned long)sysconf(_SC_PAGESIZE);
+	cc->map_len = (size_t)subbuf_map_size(&ch->geom, page);
 	cc->map = mmap(NULL, cc->map_len, PROT_READ, MAP_SHARED, cc->fd, 0);
 	if (cc->map == MAP_FAILED) {
 		e = errno;
@@ -187,7 +190,10 @@ static int map_buffer(struct channel *ch, struct channel_cpu *cc, char *err,
 			 cc->map_len, strerror(e));
 		return -e;
 	}
-	subbuf_reader_init(&cc->reader, cc->map, &ch->geom, cc->cpu);
+	subbuf_reader_init(&cc->reader, cc->map,
+			   (const void *)((const unsigned char *)cc->map +
+					  subbuf_meta_offset(&ch->geom, page)),
+			   &ch->geom, cc->cpu);
 	return 0;
 }
 
@@ -269,11 +275,11 @@ struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu)
 	return NULL;
 }
 
-int channel_give_back(void *arg, uint64_t n)
+int channel_give_back(void *arg, uint64_t until)
 {
 	struct channel_cpu *cc = arg;
 	char text[32];
-	int len = snprintf(text, sizeof(text), "%" PRIu64 "\n", n);
+	int len = snprintf(text, sizeof(text), "%" PRIu64 "\n", until);
 	ssize_t w;
 
 	if (!cc->writable)

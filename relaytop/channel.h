@@ -66,8 +66,8 @@ void channel_install_sigbus(void);
 bool channel_guarded(void (*fn)(void *ctx, void *arg), void *ctx, void *arg);
 
 /*
- * Find dir's cpuN files, open and map each (subbuf_size * n_subbufs bytes
- * of geom).  Returns 0, or -errno with err naming the file and the
+ * Find dir's cpuN files, open and map each (the subbuf_size * n_subbufs
+ * bytes of geom and relay's meta area after them, subbuf_map_size()).  Returns 0, or -errno with err naming the file and the
  * problem.  Readers are set up but not synced.  A buffer file that is not
  * the kernel's (not on sysfs, debugfs or tracefs: a plain file) is opened
  * read-only, as one the user may not write: a hand-back would write "N\n"
@@ -88,8 +88,11 @@ int channel_add_new(struct channel *ch, char *err, size_t errlen);
 /* The buffer of cpu, or NULL. */
 struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu);
 
-/* Tell the kernel n more sub-buffers of cc were consumed ("n\n"). */
-int channel_give_back(void *cc, uint64_t n);
+/*
+ * Tell the kernel the reader of cc is done with its sub-buffers below
+ * number until ("until\n"): 0 or -errno (-ESTALE: consumed already).
+ */
+int channel_give_back(void *cc, uint64_t until);
 
 /* pollfds (POLLIN) for the buffers not marked idle or timed; returns how
  * many and fills map[] with the index in cpus[] of each. */

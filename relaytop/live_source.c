@@ -260,31 +260,21 @@ static void close_control(struct live_source *ls)
 	ls->have_ctl = false;
 }
 
-struct sync_args {
-	const struct control_cpu_stats *cs;
-	int n;
-};
-
-/* Sync the readers not synced yet, at the kernel's consumed count when
- * known. */
+/*
+ * Sync the readers not synced yet where relay's meta area says: after
+ * what an earlier reader consumed, after the last reset.
+ */
 static void sync_readers(void *self, void *arg)
 {
 	struct live_source *ls = self;
-	const struct sync_args *a = arg;
 
+	(void)arg;
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
 		struct channel_cpu *cc = &ls->ch.cpus[i];
-		bool have_consumed = false;
-		uint64_t consumed = 0;
 
 		if (cc->reader.synced)
 			continue;	/* only the new ones */
-		for (int k = 0; k < a->n; k++)
-			if (a->cs[k].cpu == cc->cpu) {
-				have_consumed = true;
-				consumed = a->cs[k].subbufs_consumed;
-			}
-		subbuf_reader_sync(&cc->reader, have_consumed, consumed);
+		subbuf_reader_sync(&cc->reader);
 		cc->lost_seen = cc->reader.lost;
 	}
 }
@@ -328,16 +318,13 @@ static int map_channel(struct live_source *ls, char *msg, size_t len)
 	ls->have_ch = true;
 	set_sinks(ls);
 
-	/* Start where the kernel's consumed count says (no re-reading what
-	 * an earlier reader consumed), when the channel tells it. */
 	nstats = read_stats(ls, &cs);
+	free(cs);
 	ls->has_stats_file = nstats >= 0;
-	if (!guarded(ls, sync_readers, &(struct sync_args) { cs, nstats })) {
-		free(cs);
+	if (!guarded(ls, sync_readers, NULL)) {
 		snprintf(msg, len, "%s: the buffers went away", ls->dir);
 		return -ENODEV;
 	}
-	free(cs);
 	for (unsigned int i = 0; i < ls->ch.n; i++)
 		cpu_on(ls, &ls->ch.cpus[i], !ls->ever_mapped);
 	if (ls->ever_mapped)
@@ -349,10 +336,9 @@ static int map_channel(struct live_source *ls, char *msg, size_t len)
 /* CPUs that came online get buffer files: map and follow them too. */
 static void add_new_buffers(struct live_source *ls)
 {
-	struct control_cpu_stats *cs;
 	bool *fresh;
 	char msg[512];
-	int added, nstats;
+	int added;
 
 	added = channel_add_new(&ls->ch, msg, sizeof(msg));
 	/* cpus[] may have moved even when a new buffer failed to open */
@@ -365,8 +351,7 @@ static void add_new_buffers(struct live_source *ls)
 	fresh = xcalloc(ls->ch.n, sizeof(*fresh));
 	for (unsigned int i = 0; i < ls->ch.n; i++)
 		fresh[i] = !ls->ch.cpus[i].reader.synced;
-	nstats = read_stats(ls, &cs);
-	if (guarded(ls, sync_readers, &(struct sync_args) { cs, nstats })) {
+	if (guarded(ls, sync_readers, NULL)) {
 		for (unsigned int i = 0; i < ls->ch.n; i++) {
 			struct channel_cpu *cc = &ls->ch.cpus[i];
 
@@ -377,7 +362,6 @@ static void add_new_buffers(struct live_source *ls)
 				    "online: following its buffer too", cc->cpu);
 		}
 	}
-	free(cs);
 	free(fresh);
 }
 
@@ -996,9 +980,9 @@ struct source live_source(struct live_source *ls)
 	return (struct source) { &live_source_ops, ls };
 }
 
-static int give_back_default(void *cc, uint64_t n)
+static int give_back_default(void *cc, uint64_t until)
 {
-	return channel_give_back(cc, n);
+	return channel_give_back(cc, until);
 }
 
 int live_source_open(struct live_source *ls, const char *dir,

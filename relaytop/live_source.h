@@ -55,7 +55,7 @@ struct live_source {
 	bool no_mix;		/* nothing shows the event mix: not counted */
 	bool seq_drops;		/* feed FEED_SEQ_DROPPED (for a recording) */
 	/* hands sub-buffers back; channel_give_back() but in tests */
-	int (*give_back)(void *cc, uint64_t n);
+	int (*give_back)(void *cc, uint64_t until);
 	uint64_t restart_gen;	/* last generation a reset was reported for */
 	/* the drain timer: buffers that fill a sub-buffer within a refresh
 	 * interval are drained every drain_ns (sized from their rate and

@@ -2,70 +2,62 @@
 /*
  * subbuf.c - following one CPU's sched_relay buffer in place.
  *
- * The buffer (include/uapi/sched_relay.h) is n sub-buffers; sub-buffer seq
- * lives at index seq % n and starts with a header the producer writes when
- * relay switches to it.  The reader keeps a position (next_seq, offset):
+ * The buffer (include/uapi/sched_relay.h) is n sub-buffers; relay numbers
+ * them from 0 when the channel is created and never goes back, and
+ * sub-buffer seq lives at index seq % n.  relay's meta area after the
+ * buffer (struct relay_buf_meta, <linux/relay.h>) says where the writer
+ * is: it fills sub-buffer 'produced' and those below are finished, each
+ * ending at ends[seq % n]; 'reset_at' is where the data starts again
+ * after the last reset.  The reader keeps a position (next_seq, offset):
  *
  *   index:   0          1          2          3
  *          +----------+----------+----------+----------+
- *          | seq 8    | seq 9    | seq 6    | seq 7    |   n = 4
- *          | full     | filling  | full     | full     |
+ *          | seq 8    | seq 9    | seq 6    | seq 7    |   n = 4,
+ *          | finished | filling  | finished | finished |   produced 9
  *          +----------+----------+----------+----------+
  *                        ^ writer  ^ reader: next_seq 6, offset
  *
  * Rules (each one pinned by tests/unit/t-subbuf.c):
  *
- * - A sub-buffer is accepted when the header at its index carries the
- *   expected seq; its identity is then (seq, generation).  Records
- *   [offset, committed) are read, 'committed' loaded with acquire
- *   semantics, so a sub-buffer still being filled is followed live.
- * - A sub-buffer is finished once the next one has started (its header
- *   carries seq + 1): relay only switches when a record does not fit, so
- *   'committed' is final by then; what lies beyond it is padding.
- *   Finished sub-buffers are counted in 'handback' for the caller to hand
- *   back to the kernel (no-overwrite mode needs that to keep flowing).
+ * - Where to read comes from the meta area alone, which the kernel writes:
+ *   a reset after our position (reset_at > next_seq) moves us to
+ *   reset_at; what we had not read before it was discarded, on request,
+ *   and is not counted as lost.  The new sequence numbers its events from
+ *   0.  A writer that lapped us (produced >= next_seq + n, overwrite mode)
+ *   moves us to the oldest sub-buffer still there, produced - n + 1.
+ * - A sub-buffer's header must carry its own seq: the one being filled
+ *   whose header is not set up yet is not there yet; a finished one
+ *   without its header is counted (bad_headers) and passed over.
+ * - Records [offset, end) are read: end is the meta area's ends[] for a
+ *   finished sub-buffer, the header's 'committed' (loaded with acquire
+ *   semantics) for the one being filled, so it is followed live.
  * - After records were shown to the sink, the header is checked again; if
- *   its identity changed the writer overwrote the sub-buffer while it was
- *   read (a torn read): the sink throws the records away.
- * - Overwritten (flight-recorder mode): the header at our index carries a
- *   larger seq.  The reader moves to the oldest sub-buffer still there and
- *   counts as lost the rest of the one it was in plus every sub-buffer it
- *   skipped.  A sub-buffer that was followed by another holds exactly
- *   subbuf_capacity() records (64-byte records fill a power-of-two
- *   sub-buffer after a 64-byte header without a gap), so the count is exact.
- * - Restarted (a reset): seq starts again at 0 in a newer generation.  The
- *   newest header (largest (generation, seq)) then carries a seq below our
- *   position, or the sub-buffer we were in or came from was rewritten with
- *   a newer generation.  The reader starts over at the new sequence's
- *   oldest sub-buffer; what it had not read of the old one was discarded by
- *   the reset, on request, and is not counted as lost.  Every reset makes
- *   a new generation: while the newest header is of the generation we
- *   follow and not below us, nothing is a reset, whatever a neighbouring
- *   header looks like (counted in 'not_resets'), so an odd header can
- *   never make a sequence counted lost twice.
+ *   its seq or generation changed, or produced reached next_seq + n, the
+ *   writer overwrote the sub-buffer while it was read (a torn read): the
+ *   sink throws the records away.
+ * - Events lost to sub-buffers passed over are counted from the records'
+ *   own numbers: record i of a sub-buffer has event number
+ *   first_event_seq + i, so the first record read after a skip says how
+ *   many events are missing, less the producer's drops in between.
+ * - Identity: the reader expects, per CPU, the next record's number:
+ *   every chunk's first and last record must carry theirs (event_seq, the
+ *   low 32 bits), else 'misplaced' counts it, and the numbers missing
+ *   between two chunks must be the events counted missing between them
+ *   (the header's drops, the reader's losses), else 'unaccounted' counts
+ *   the difference.
+ * - The hand-back names the first sub-buffer not finished: an absolute
+ *   number, which a reset makes stale (the kernel refuses it with ESTALE)
+ *   instead of consuming data written after it.
  *
- * - Not trusted blindly: a header is believed only if its seq is one the
- *   producer could have reached since the last read (at most
- *   SUBBUF_MAX_RATE records a second, plus two laps of slack); a larger
- *   one is garbage (counted in 'bogus') and read as "not there yet", so a
- *   corrupt header cannot make the reader count 1e12 sub-buffers lost and
- *   hand them back.  The hand-back does at most SUBBUF_HANDBACK_WRITES
- *   writes a call.
- * - Identity (version 2): record i of a sub-buffer has event number
- *   first_event_seq + i.  The reader expects, per CPU, the next record's
- *   number: every chunk's first and last record must carry theirs
- *   (event_seq, the low 32 bits), else 'misplaced' counts it, and the
- *   numbers missing between two chunks must be the events counted
- *   missing between them (the header's drops, the reader's losses), else
- *   'unaccounted' counts the difference.  A reset numbers from 0 again.
- *
- * Memory ordering (the header is a seqlock, include/uapi/sched_relay.h):
- * the writer sets seq to SCHED_RELAY_SEQ_BUSY, writes the other fields and
- * committed = hdr_size, then stores seq with release; it stores a record,
- * then 'committed' (release).  The reader loads seq with acquire (BUSY:
- * not there yet), reads the fields, loads 'committed' with acquire, reads
- * records, issues an acquire fence and re-reads seq and generation: a
- * change means the copy was torn.
+ * Memory ordering: the kernel stores a finished sub-buffer's end, then
+ * 'produced' with release semantics (and reset_at after the counts); the
+ * reader loads reset_at and produced with acquire semantics.  The header
+ * is a seqlock: the writer sets seq to SCHED_RELAY_SEQ_BUSY, writes the
+ * other fields and committed = hdr_size, then stores seq with release; it
+ * stores a record, then 'committed' (release).  The reader loads seq with
+ * acquire (BUSY: not there yet), reads the fields, loads 'committed' with
+ * acquire, reads records, issues an acquire fence and re-reads seq,
+ * generation and produced: a change means the copy was torn.
  */
 #include "subbuf.h"
 
@@ -96,6 +88,25 @@ uint64_t subbuf_buffer_size(const struct subbuf_geometry *geom)
 	return (uint64_t)geom->subbuf_size * geom->n_subbufs;
 }
 
+static uint64_t page_align(uint64_t bytes, unsigned long page_size)
+{
+	return (bytes + page_size - 1) / page_size * page_size;
+}
+
+uint64_t subbuf_meta_offset(const struct subbuf_geometry *geom,
+			    unsigned long page_size)
+{
+	return page_align(subbuf_buffer_size(geom), page_size);
+}
+
+uint64_t subbuf_map_size(const struct subbuf_geometry *geom,
+			 unsigned long page_size)
+{
+	return subbuf_meta_offset(geom, page_size) +
+	       page_align(sizeof(struct relay_buf_meta) +
+			  4 * (uint64_t)geom->n_subbufs, page_size);
+}
+
 bool subbuf_header_valid(const struct sched_relay_header *h, unsigned int cpu)
 {
 	return __atomic_load_n(&h->seq, __ATOMIC_RELAXED) != SCHED_RELAY_SEQ_BUSY &&
@@ -107,175 +118,44 @@ bool subbuf_header_valid(const struct sched_relay_header *h, unsigned int cpu)
 }
 
 void subbuf_reader_init(struct subbuf_reader *r, const void *base,
+			const struct relay_buf_meta *meta,
 			const struct subbuf_geometry *geom, unsigned int cpu)
 {
 	*r = (struct subbuf_reader) {
 		.base = base,
+		.meta = meta,
 		.geom = *geom,
 		.cpu = cpu,
 		.count_mix = true,
 		.offset = SUBBUF_HDR_SIZE,
-		.seq_limit = UINT64_MAX,
 	};
 }
 
-static uint64_t now_ns(const struct subbuf_reader *r)
-{
-	return r->clock ? r->clock(r->clock_ctx) : mono_ns();
-}
-
-/*
- * The largest seq the producer can have reached by now: the newest seq
- * believed (or where we are), two laps, and what a record every
- * SUBBUF_NS_PER_REC ns fills since that seq was seen.
- */
-static void set_seq_limit(struct subbuf_reader *r)
-{
-	uint64_t now = now_ns(r), since, base, more;
-
-	if (r->next_seq > r->newest_seen) {
-		r->newest_seen = r->next_seq;
-		r->seen_ns = now;
-	}
-	base = r->newest_seen;
-	since = now > r->seen_ns ? now - r->seen_ns : 0;
-	if (since > SUBBUF_MAX_GAP_NS)
-		since = SUBBUF_MAX_GAP_NS;
-	more = since / (SUBBUF_NS_PER_REC * subbuf_capacity(&r->geom));
-	r->seq_limit = base + 2 * (uint64_t)r->geom.n_subbufs + 2 + more;
-	r->last_read_ns = now;
-}
-
-/* seq is real: the producer got there by the time of this read. */
-static void believe(struct subbuf_reader *r, uint64_t seq)
-{
-	if (seq > r->newest_seen) {
-		r->newest_seen = seq;
-		r->seen_ns = r->last_read_ns;
-	}
-}
-
-static const struct sched_relay_header *header_of(const unsigned char *base,
-						  const struct subbuf_geometry *g,
+static const struct sched_relay_header *header_of(const struct subbuf_reader *r,
 						  uint64_t seq)
 {
-	return (const void *)(base + (seq % g->n_subbufs) * g->subbuf_size);
+	return (const void *)(r->base + (seq % r->geom.n_subbufs) *
+			      r->geom.subbuf_size);
 }
 
-/* What the header at seq's index says right now. */
-struct snap {
-	bool valid;
-	bool busy;		/* being set up, or not believed: wait */
-	uint64_t seq;
-	uint64_t gen;
-};
-
-static struct snap snap_raw(const unsigned char *base,
-			    const struct subbuf_geometry *g, unsigned int cpu,
-			    uint64_t seq)
+/* The header of sub-buffer seq is there and its own; its generation. */
+static bool header_is(const struct subbuf_reader *r, uint64_t seq,
+		      uint64_t *gen)
 {
-	const struct sched_relay_header *h = header_of(base, g, seq);
-	struct snap s = { 0 };
+	const struct sched_relay_header *h = header_of(r, seq);
 
-	/* pairs with the writer's store-release of seq: the fields read
-	 * after it are the ones it wrote before */
-	s.seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
-	if (s.seq == SCHED_RELAY_SEQ_BUSY) {
-		s.busy = true;
-		return s;
-	}
-	s.gen = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
-	s.valid = subbuf_header_valid(h, cpu);
-	/*
-	 * Seqlock read side: the fields before the re-check (pairs with the
-	 * writer's smp_wmb() after storing SEQ_BUSY).  A header rewritten
-	 * meanwhile is being set up, not garbage: taken for garbage, it
-	 * looked like a reset and the sequence was counted lost again.
-	 */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) != s.seq) {
-		s.valid = false;
-		s.busy = true;
-	}
-	return s;
+	/* pairs with the writer's store-release of seq */
+	if (__atomic_load_n(&h->seq, __ATOMIC_ACQUIRE) != seq ||
+	    !subbuf_header_valid(h, r->cpu))
+		return false;
+	*gen = __atomic_load_n(&h->generation, __ATOMIC_RELAXED);
+	return true;
 }
 
-/* The same, seen by a reader that does not believe a seq past its limit. */
-static struct snap snap_at(struct subbuf_reader *r, uint64_t seq)
+/* relay's counts; pair with its releases (include/uapi/linux/relay.h) */
+static uint64_t meta_load(const __u64 *field)
 {
-	struct snap s = snap_raw(r->base, &r->geom, r->cpu, seq);
-
-	if (s.valid && s.seq > r->seq_limit) {
-		/* garbage, or the producer is not where it says: read as
-		 * "not there yet", never as a jump */
-		s.valid = false;
-		s.busy = true;
-		r->bogus++;
-	}
-	return s;
-}
-
-/* Larger (generation, seq) is newer: generations only grow. */
-static bool newer(uint64_t gen_a, uint64_t seq_a, uint64_t gen_b,
-		  uint64_t seq_b)
-{
-	return gen_a > gen_b || (gen_a == gen_b && seq_a > seq_b);
-}
-
-static struct subbuf_newest find_newest(const void *base,
-				       const struct subbuf_geometry *geom,
-				       unsigned int cpu, uint64_t limit)
-{
-	struct subbuf_newest best = { 0 };
-
-	for (uint32_t i = 0; i < geom->n_subbufs; i++) {
-		struct snap s = snap_raw(base, geom, cpu, i);
-
-		/* a header at the wrong index is garbage, not data; a seq
-		 * the producer cannot have reached (yet) is not believed */
-		if (s.busy || (s.valid && s.seq > limit))
-			best.waiting = true;
-		if (!s.valid || s.seq % geom->n_subbufs != i || s.seq > limit)
-			continue;
-		if (!best.valid || newer(s.gen, s.seq, best.generation,
-					 best.seq)) {
-			best.valid = true;
-			best.seq = s.seq;
-			best.generation = s.gen;
-		}
-	}
-	if (best.valid) {
-		const struct sched_relay_header *h = header_of(base, geom,
-							       best.seq);
-
-		best.committed = __atomic_load_n(&h->committed,
-						 __ATOMIC_ACQUIRE);
-		if (best.committed > geom->subbuf_size)
-			best.committed = geom->subbuf_size;
-	}
-	return best;
-}
-
-struct subbuf_newest subbuf_find_newest(const void *base,
-					const struct subbuf_geometry *geom,
-					unsigned int cpu)
-{
-	return find_newest(base, geom, cpu, UINT64_MAX);
-}
-
-static struct subbuf_newest newest(struct subbuf_reader *r)
-{
-	struct subbuf_newest w = find_newest(r->base, &r->geom, r->cpu,
-					     r->seq_limit);
-
-	if (w.valid)
-		believe(r, w.seq);
-	return w;
-}
-
-static uint64_t oldest_kept(const struct subbuf_reader *r, uint64_t newest)
-{
-	return newest >= r->geom.n_subbufs ? newest - r->geom.n_subbufs + 1 : 0;
+	return __atomic_load_n(field, __ATOMIC_ACQUIRE);
 }
 
 static void move_to(struct subbuf_reader *r, uint64_t seq)
@@ -283,158 +163,126 @@ static void move_to(struct subbuf_reader *r, uint64_t seq)
 	r->next_seq = seq;
 	r->offset = SUBBUF_HDR_SIZE;
 	r->in_subbuf = false;
-	r->have_prev = false;
 }
 
-bool subbuf_reader_sync(struct subbuf_reader *r, bool have_consumed,
-			uint64_t consumed)
+/* The number of the first record at offset of a sub-buffer. */
+static uint64_t event_at(uint64_t first, uint32_t offset)
 {
-	/* Nothing to bound a seq by yet: the buffer may have been written
-	 * for hours.  The consumed count, when known, keeps a garbage
-	 * header from setting where we start. */
-	struct subbuf_newest w = find_newest(r->base, &r->geom, r->cpu,
-					     have_consumed ? consumed +
-					     r->geom.n_subbufs : UINT64_MAX);
-	uint64_t start;
+	return first + (offset - SUBBUF_HDR_SIZE) / SUBBUF_REC_SIZE;
+}
 
-	if (!w.valid)
+/*
+ * A header taken: the first one after the reader synced says which event
+ * comes next (events before the reader came are nobody's business); the
+ * first one after sub-buffers were passed over says how many events went
+ * with them, less the producer's drops in between: those were lost.
+ */
+static void number_from(struct subbuf_reader *r)
+{
+	const struct sched_relay_header *h = header_of(r, r->next_seq);
+	uint64_t n0 = event_at(__atomic_load_n(&h->first_event_seq,
+					       __ATOMIC_RELAXED), r->offset);
+	uint64_t dropped = __atomic_load_n(&h->dropped, __ATOMIC_RELAXED);
+
+	if (!r->have_event) {
+		r->have_event = true;
+		r->next_event = n0;
+		r->mark_dropped = dropped;
+		r->mark_lost = r->lost;
+	} else if (r->skipped) {
+		uint64_t want = r->next_event + (dropped - r->mark_dropped) +
+				(r->lost - r->mark_lost);
+
+		if (n0 > want)
+			r->lost += n0 - want;
+	}
+	r->skipped = false;
+}
+
+bool subbuf_reader_sync(struct subbuf_reader *r)
+{
+	const struct relay_buf_meta *m = r->meta;
+	uint64_t reset_at, produced, consumed, start;
+
+	if (m->version != RELAY_BUF_META_VERSION ||
+	    m->n_subbufs != r->geom.n_subbufs ||
+	    m->subbuf_size != r->geom.subbuf_size)
 		return false;
-	start = oldest_kept(r, w.seq);
-	if (have_consumed && consumed > start && consumed <= w.seq)
-		start = consumed;
-	/* Sub-buffers the kernel still counts as unconsumed but that are
-	 * gone from the buffer were passed over: hand them back too. */
-	r->handback = have_consumed && start > consumed ? start - consumed : 0;
+	reset_at = meta_load(&m->reset_at);
+	produced = meta_load(&m->produced);
+	consumed = meta_load(&m->consumed);
+	/* nobody consumed it, it is still there, and it is after the reset */
+	start = consumed > reset_at ? consumed : reset_at;
+	if (produced >= r->geom.n_subbufs &&
+	    start < produced - r->geom.n_subbufs + 1)
+		start = produced - r->geom.n_subbufs + 1;
 	move_to(r, start);
-	r->dropped = __atomic_load_n(&header_of(r->base, &r->geom, start)->dropped,
-				     __ATOMIC_RELAXED);
+	r->reset_at = reset_at;
+	r->handed = consumed;
+	r->dropped = 0;
+	r->skipped = false;
+	/* the first header there sets the numbering: now, if it is there,
+	 * so that what is overwritten before the first read counts lost */
+	r->have_event = false;
+	if (header_is(r, start, &r->cur_gen))
+		number_from(r);
 	r->synced = true;
-	r->have_event = false;		/* the first chunk sets the numbering */
-	r->newest_seen = w.seq;
-	r->seq_gen = w.generation;
-	r->last_read_ns = r->seen_ns = now_ns(r);
 	return true;
 }
 
 /*
- * The newest header is still of the sequence we follow: no newer
- * generation, and not below our position.  Every reset starts a new
- * generation, so this is no reset, whatever a neighbour looks like.
+ * The writer started sub-buffer next_seq + n in our place.  Not when it
+ * refused to (no-overwrite, full: the meta area's 'stopped') and went no
+ * further: then ours is all still there.
  */
-static bool same_sequence(const struct subbuf_reader *r,
-			  const struct subbuf_newest *w)
+static bool lapped(const struct subbuf_reader *r, uint64_t produced)
 {
-	return w->valid && w->generation <= r->seq_gen &&
-	       w->seq + 1 >= r->next_seq;
+	uint64_t lap = r->next_seq + r->geom.n_subbufs;
+
+	return produced > lap ||
+	       (produced == lap &&
+		!__atomic_load_n(&r->meta->stopped, __ATOMIC_RELAXED));
 }
 
-/* The producer restarted its sequence: start over at the new one. */
-static unsigned int restart(struct subbuf_reader *r,
-			    const struct subbuf_sink *sink)
+/*
+ * A reset after our position: start over where the new data starts.
+ * Returns 0 while the new sequence's first header is being set up.
+ */
+static unsigned int restart(struct subbuf_reader *r, uint64_t reset_at,
+			    uint64_t produced, const struct subbuf_sink *sink)
 {
-	struct subbuf_newest w = newest(r);
-	uint64_t start;
+	uint64_t gen = r->cur_gen, oldest;
 
-	if (!w.valid && w.waiting)
-		return 0;	/* headers being set up or not believed yet */
-	if (!w.valid) {
-		r->synced = false;
-		return SUBBUF_UNSYNCED;
-	}
-	if (same_sequence(r, &w)) {
-		r->not_resets++;	/* an odd header, no reset: wait */
+	/* the new sequence's generation, from its first header still there */
+	oldest = produced >= r->geom.n_subbufs ?
+		 produced - r->geom.n_subbufs + 1 : 0;
+	if (!header_is(r, reset_at > oldest ? reset_at : oldest, &gen) &&
+	    produced <= reset_at)
 		return 0;
-	}
-	start = oldest_kept(r, w.seq);
 	r->restarts++;
-	r->newest_seen = w.seq;		/* the new sequence's */
-	r->seq_gen = w.generation;
-	r->seen_ns = r->last_read_ns;
-	/* The sink hears of the restart before of the new sequence's
-	 * losses, which come after it. */
+	r->reset_at = reset_at;
 	if (sink->restart)
-		sink->restart(sink->ctx, r->cpu, w.generation);
-	/* the new sequence numbers its events from 0; what it lost (below)
-	 * is missing before its first record */
+		sink->restart(sink->ctx, r->cpu, gen);
+	/* the new sequence numbers its events from 0 */
 	r->have_event = true;
 	r->next_event = 0;
 	r->mark_dropped = 0;
 	r->mark_lost = r->lost;
-	/* A reset sets the kernel's consumed count to 0: the new sequence's
-	 * sub-buffers already overwritten were passed over, and lost. */
-	r->handback = start;
-	r->lost += start * subbuf_capacity(&r->geom);
-	r->lost_subbufs += start;
 	r->dropped = 0;
-	move_to(r, start);
-	return SUBBUF_RESTARTED | SUBBUF_PROGRESS | (start ? SUBBUF_LOST : 0);
+	r->skipped = false;
+	move_to(r, reset_at);
+	return SUBBUF_RESTARTED | SUBBUF_PROGRESS;
 }
 
-/* The writer went past us (overwrite mode): skip to its oldest kept. */
-static unsigned int overtaken(struct subbuf_reader *r, uint64_t newest)
+/* The writer went past us (overwrite mode): on to the oldest still there. */
+static unsigned int overtaken(struct subbuf_reader *r, uint64_t produced)
 {
-	uint32_t cap = subbuf_capacity(&r->geom);
-	uint64_t start = oldest_kept(r, newest);
-	uint64_t done_here = r->in_subbuf ?
-		(r->offset - SUBBUF_HDR_SIZE) / SUBBUF_REC_SIZE : 0;
+	uint64_t start = produced - r->geom.n_subbufs + 1;
 
-	if (start <= r->next_seq)
-		start = r->next_seq + 1;
-	r->lost += cap - done_here + (start - r->next_seq - 1) * cap;
 	r->lost_subbufs += start - r->next_seq;
-	r->handback += start - r->next_seq;
+	r->skipped = true;
 	move_to(r, start);
 	return SUBBUF_LOST | SUBBUF_PROGRESS;
-}
-
-/*
- * The header at our index is not what we expect (h), or the newest header
- * says the sequence went backwards: decide between overwritten and
- * restarted.  Returns 0 when it is neither (keep waiting).
- */
-static unsigned int resolve(struct subbuf_reader *r, struct snap h,
-			    const struct subbuf_sink *sink)
-{
-	struct subbuf_newest w;
-
-	if (h.busy)
-		return 0;	/* being set up: look again later */
-	w = newest(r);
-	if (!w.valid && w.waiting)
-		return 0;	/* look again later, with a fresh limit */
-	if (!w.valid)
-		return restart(r, sink);
-	if (w.seq < r->next_seq)	/* a reset, unless still being set up */
-		return w.waiting ? 0 : restart(r, sink);
-	if (h.valid && h.seq == r->next_seq && r->in_subbuf &&
-	    h.gen != r->cur_gen)
-		return restart(r, sink);	/* rewritten in place */
-	if (h.valid && h.seq > r->next_seq &&
-	    h.seq % r->geom.n_subbufs == r->next_seq % r->geom.n_subbufs)
-		return overtaken(r, w.seq);
-	if (r->in_subbuf && (!h.valid || h.seq < r->next_seq))
-		return restart(r, sink);	/* ours rewritten, seq lower */
-	if (h.valid && h.seq < r->next_seq && r->have_prev &&
-	    h.gen > r->prev_gen)
-		return restart(r, sink);	/* a newer sequence got here */
-	return 0;
-}
-
-/* Sub-buffer next_seq - 1, finished, is still as we left it or lapped. */
-static bool chain_intact(struct subbuf_reader *r)
-{
-	struct snap p;
-
-	if (!r->have_prev)
-		return true;
-	p = snap_at(r, r->next_seq - 1);
-	if (p.busy)
-		return true;	/* being started again: lapped */
-	if (!p.valid)
-		return false;
-	if (p.seq == r->next_seq - 1)
-		return p.gen == r->prev_gen;
-	return p.seq >= r->next_seq - 1 + r->geom.n_subbufs;
 }
 
 void subbuf_chunk_count_mix(struct subbuf_chunk *c)
@@ -452,32 +300,31 @@ void subbuf_chunk_count_mix(struct subbuf_chunk *c)
 	}
 }
 
-/* 'committed' as loaded, made safe: within the sub-buffer, whole records. */
-static uint32_t sane_committed(struct subbuf_reader *r, uint32_t committed)
+/* An end as loaded, made safe: within the sub-buffer, whole records. */
+static uint32_t sane_end(struct subbuf_reader *r, uint32_t end)
 {
-	uint32_t c = committed;
+	uint32_t c = end;
 
 	if (c < SUBBUF_HDR_SIZE)
 		c = SUBBUF_HDR_SIZE;
 	if (c > r->geom.subbuf_size)
 		c = r->geom.subbuf_size;
 	c -= (c - SUBBUF_HDR_SIZE) % SUBBUF_REC_SIZE;
-	if (c != committed)
+	if (c != end)
 		r->bad_commits++;
 	return c;
 }
 
+
 /*
  * The identity of a chunk that was read intact: its first record is
- * number first + idx0; e0 and e1 are the event_seq of its first and last
- * record as read (inside the seqlock section).
+ * number n0; e0 and e1 are the event_seq of its first and last record as
+ * read (inside the seqlock section).
  */
-static void check_identity(struct subbuf_reader *r, uint64_t first,
+static void check_identity(struct subbuf_reader *r, uint64_t n0,
 			   const struct subbuf_chunk *c, uint32_t e0,
 			   uint32_t e1)
 {
-	uint64_t n0 = first + (c->offset - SUBBUF_HDR_SIZE) / SUBBUF_REC_SIZE;
-
 	if (e0 != (uint32_t)n0 || e1 != (uint32_t)(n0 + c->nrec - 1))
 		r->misplaced++;
 	if (r->have_event) {
@@ -494,6 +341,68 @@ static void check_identity(struct subbuf_reader *r, uint64_t first,
 	r->mark_lost = r->lost;
 }
 
+/*
+ * The sub-buffer we read is still the one we started on: the writer marks
+ * a header SCHED_RELAY_SEQ_BUSY before it changes anything in its place.
+ */
+static bool still_ours(const struct subbuf_reader *r)
+{
+	const struct sched_relay_header *h = header_of(r, r->next_seq);
+
+	/* seqlock read side: the records were loaded before this */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&h->seq, __ATOMIC_RELAXED) == r->next_seq &&
+	       __atomic_load_n(&h->generation, __ATOMIC_RELAXED) == r->cur_gen;
+}
+
+/*
+ * Show the records [offset, end) of sub-buffer next_seq to the sink.
+ * Returns false when they were torn (the sub-buffer was overwritten).
+ */
+static bool read_chunk(struct subbuf_reader *r, uint32_t end,
+		       const struct subbuf_sink *sink)
+{
+	const struct sched_relay_header *hdr = header_of(r, r->next_seq);
+	uint64_t first = __atomic_load_n(&hdr->first_event_seq, __ATOMIC_RELAXED);
+	uint64_t dropped = __atomic_load_n(&hdr->dropped, __ATOMIC_RELAXED);
+	uint64_t n0 = event_at(first, r->offset);
+	struct subbuf_chunk chunk;
+	uint32_t e0, e1;
+
+	if (end > r->offset) {
+		chunk = (struct subbuf_chunk) {
+			.cpu = r->cpu,
+			.seq = r->next_seq,
+			.generation = r->cur_gen,
+			.offset = r->offset,
+			.nrec = (end - r->offset) / SUBBUF_REC_SIZE,
+			.recs = (const void *)((const unsigned char *)hdr +
+					       r->offset),
+			.dropped = dropped,
+			.lost = r->lost,
+		};
+		if (r->count_mix)
+			subbuf_chunk_count_mix(&chunk);
+		e0 = __atomic_load_n(&chunk.recs[0].event_seq, __ATOMIC_RELAXED);
+		e1 = __atomic_load_n(&chunk.recs[chunk.nrec - 1].event_seq,
+				     __ATOMIC_RELAXED);
+		sink->stage(sink->ctx, &chunk);
+		if (!still_ours(r)) {
+			sink->settle(sink->ctx, &chunk, false);
+			r->torn++;
+			return false;
+		}
+		sink->settle(sink->ctx, &chunk, true);
+		check_identity(r, n0, &chunk, e0, e1);
+		r->offset = end;
+		r->records += chunk.nrec;
+	} else if (!still_ours(r)) {
+		return false;	/* nothing new: still check 'dropped' was ours */
+	}
+	r->dropped = dropped;
+	return true;
+}
+
 unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				const struct subbuf_sink *sink)
 {
@@ -501,154 +410,62 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 	/* At most one lap per call, so one busy CPU cannot starve the rest. */
 	uint32_t budget = r->geom.n_subbufs + 2;
 
-	if (!r->synced && !subbuf_reader_sync(r, false, 0))
+	if (!r->synced && !subbuf_reader_sync(r))
 		return SUBBUF_UNSYNCED;
-	set_seq_limit(r);
 
 	while (budget--) {
-		struct snap h = snap_at(r, r->next_seq);
+		uint64_t reset_at = meta_load(&r->meta->reset_at);
+		uint64_t produced = meta_load(&r->meta->produced);
 		const struct sched_relay_header *hdr;
-		struct snap next;
-		struct subbuf_chunk chunk;
-		uint32_t committed, e0, e1;
-		uint64_t dropped, first;
-		bool finished;
+		uint32_t end;
 
-		if (h.busy)
-			return flags;	/* being set up: not there yet */
-		if (!r->in_subbuf) {
-			bool ours = h.valid && h.seq == r->next_seq &&
-				    (!r->have_prev || h.gen >= r->prev_gen);
+		if (reset_at > r->next_seq) {
+			unsigned int f = restart(r, reset_at, produced, sink);
 
-			if (ours && !chain_intact(r)) {
-				struct subbuf_newest w = newest(r);
-				unsigned int f;
-
-				/* the one behind ours is odd but no newer
-				 * sequence exists: read on */
-				if (!same_sequence(r, &w)) {
-					f = restart(r, sink);
-					if (!f)
-						return flags;	/* look again */
-					flags |= f;
-					continue;
-				}
-				r->not_resets++;
-			}
-			if (!ours) {
-				unsigned int f = resolve(r, h, sink);
-
-				if (!f)
-					return flags;	/* not started yet */
-				flags |= f;
-				continue;
-			}
-			r->in_subbuf = true;
-			r->cur_gen = h.gen;
-			if (h.gen > r->seq_gen)
-				r->seq_gen = h.gen;
-			r->offset = SUBBUF_HDR_SIZE;
-		} else if (!h.valid || h.seq != r->next_seq ||
-			   h.gen != r->cur_gen) {
-			unsigned int f = resolve(r, h, sink);
-
-			if (!f)
-				f = restart(r, sink);
 			if (!f)
 				return flags;	/* look again later */
 			flags |= f;
 			continue;
 		}
-
-		/* Is the sub-buffer finished?  Look before loading committed:
-		 * a started successor makes the committed we load final. */
-		next = snap_at(r, r->next_seq + 1);
-		finished = next.valid && next.seq > r->next_seq &&
-			   next.seq % r->geom.n_subbufs ==
-			   (r->next_seq + 1) % r->geom.n_subbufs &&
-			   next.gen >= r->cur_gen;
-		hdr = header_of(r->base, &r->geom, r->next_seq);
-		dropped = __atomic_load_n(&hdr->dropped, __ATOMIC_RELAXED);
-		first = __atomic_load_n(&hdr->first_event_seq, __ATOMIC_RELAXED);
-		committed = sane_committed(r, __atomic_load_n(&hdr->committed,
-							      __ATOMIC_ACQUIRE));
-
-		if (committed > r->offset) {
-			chunk = (struct subbuf_chunk) {
-				.cpu = r->cpu,
-				.seq = r->next_seq,
-				.generation = r->cur_gen,
-				.offset = r->offset,
-				.nrec = (committed - r->offset) / SUBBUF_REC_SIZE,
-				.recs = (const void *)((const unsigned char *)hdr +
-						       r->offset),
-				.dropped = dropped,
-				.lost = r->lost,
-			};
-			if (r->count_mix)
-				subbuf_chunk_count_mix(&chunk);
-			e0 = __atomic_load_n(&chunk.recs[0].event_seq,
-					     __ATOMIC_RELAXED);
-			e1 = __atomic_load_n(&chunk.recs[chunk.nrec - 1].event_seq,
-					     __ATOMIC_RELAXED);
-			sink->stage(sink->ctx, &chunk);
-			/* seqlock read side: the records before the re-check */
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			h.seq = __atomic_load_n(&hdr->seq, __ATOMIC_RELAXED);
-			h.gen = __atomic_load_n(&hdr->generation,
-						__ATOMIC_RELAXED);
-			if (h.seq != r->next_seq || h.gen != r->cur_gen) {
-				unsigned int f;
-
-				sink->settle(sink->ctx, &chunk, false);
-				r->torn++;
-				h = snap_at(r, r->next_seq);
-				if (h.busy)
-					return flags;	/* lapped: see later */
-				f = resolve(r, h, sink);
-				if (!f && r->in_subbuf)	/* resolve() found nothing */
-					f = restart(r, sink);
-				if (!f)
-					return flags;	/* look again later */
-				flags |= f;
+		if (lapped(r, produced)) {
+			flags |= overtaken(r, produced);
+			continue;
+		}
+		if (!r->in_subbuf) {
+			if (!header_is(r, r->next_seq, &r->cur_gen)) {
+				if (r->next_seq >= produced)
+					return flags;	/* not set up yet */
+				/* finished, not lapped, without its header:
+				 * not ours to read (unless lapped or reset
+				 * since, which the top sees) */
+				if (!lapped(r, meta_load(&r->meta->produced)) &&
+				    meta_load(&r->meta->reset_at) <= r->next_seq) {
+					r->bad_headers++;
+					r->skipped = true;
+					move_to(r, r->next_seq + 1);
+				}
+				flags |= SUBBUF_PROGRESS;
 				continue;
 			}
-			sink->settle(sink->ctx, &chunk, true);
-			check_identity(r, first, &chunk, e0, e1);
-			r->offset = committed;
-			r->records += chunk.nrec;
+			r->in_subbuf = true;
+			number_from(r);
+		}
+		hdr = header_of(r, r->next_seq);
+		if (r->next_seq < produced)
+			end = sane_end(r, __atomic_load_n(&r->meta->ends[r->next_seq %
+						r->geom.n_subbufs], __ATOMIC_RELAXED));
+		else
+			end = sane_end(r, __atomic_load_n(&hdr->committed,
+							  __ATOMIC_ACQUIRE));
+		if (end > r->offset)
 			flags |= SUBBUF_PROGRESS;
-		} else {
-			/* nothing new: still check 'dropped' was ours */
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (__atomic_load_n(&hdr->seq, __ATOMIC_RELAXED) !=
-			    r->next_seq ||
-			    __atomic_load_n(&hdr->generation,
-					    __ATOMIC_RELAXED) != r->cur_gen)
-				continue;	/* the top of the loop decides */
+		if (!read_chunk(r, end, sink)) {
+			r->in_subbuf = false;	/* torn: the top decides */
+			continue;
 		}
-		r->dropped = dropped;
-		if (!finished) {
-			/* Caught up inside the sub-buffer being filled.  A
-			 * reset elsewhere shows as a newest seq below ours. */
-			struct subbuf_newest w = newest(r);
-
-			if (w.valid && !w.waiting && w.seq < r->next_seq) {
-				unsigned int f = restart(r, sink);
-
-				if (!f)
-					return flags;
-				flags |= f;
-				continue;
-			}
-			return flags;
-		}
-		r->prev_gen = r->cur_gen;
-		r->have_prev = true;
-		r->next_seq++;
-		r->offset = SUBBUF_HDR_SIZE;
-		r->in_subbuf = false;
-		r->handback++;
+		if (r->next_seq >= produced)
+			return flags;	/* caught up in the one being filled */
+		move_to(r, r->next_seq + 1);
 		flags |= SUBBUF_PROGRESS;
 	}
 	return flags | SUBBUF_MORE;
@@ -669,16 +486,20 @@ bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
 
 uint64_t subbuf_reader_backlog(const struct subbuf_reader *r)
 {
-	struct subbuf_newest w;
-	uint64_t bytes, done;
+	uint64_t produced, bytes, done, committed = SUBBUF_HDR_SIZE, gen;
 
 	if (!r->synced)
 		return 0;
-	w = find_newest(r->base, &r->geom, r->cpu, r->seq_limit);
-	if (!w.valid || w.seq < r->next_seq)
+	produced = meta_load(&r->meta->produced);
+	if (produced < r->next_seq)
 		return 0;
+	if (header_is(r, produced, &gen))
+		committed = __atomic_load_n(&header_of(r, produced)->committed,
+					    __ATOMIC_ACQUIRE);
+	if (committed > r->geom.subbuf_size)
+		committed = r->geom.subbuf_size;
 	done = r->in_subbuf ? r->offset : SUBBUF_HDR_SIZE;
-	bytes = (w.seq - r->next_seq) * r->geom.subbuf_size + w.committed;
+	bytes = (produced - r->next_seq) * r->geom.subbuf_size + committed;
 	bytes = bytes > done ? bytes - done : 0;
 	if (bytes > subbuf_buffer_size(&r->geom))
 		bytes = subbuf_buffer_size(&r->geom);
@@ -686,32 +507,17 @@ uint64_t subbuf_reader_backlog(const struct subbuf_reader *r)
 }
 
 int subbuf_reader_handback(struct subbuf_reader *r,
-			   int (*give)(void *ctx, uint64_t n), void *ctx)
+			   int (*give)(void *ctx, uint64_t until), void *ctx)
 {
-	unsigned int writes = 0;
+	uint64_t until = r->next_seq;
+	int err;
 
-	/* In pieces of at most a buffer's worth (relay refuses more), and
-	 * at most SUBBUF_HANDBACK_WRITES of them a call: what is left waits
-	 * for the next call. */
-	while (r->handback && writes < SUBBUF_HANDBACK_WRITES) {
-		uint64_t n = r->handback < r->geom.n_subbufs ?
-			     r->handback : r->geom.n_subbufs;
-		int err;
-
-		/* -EINVAL: the kernel counts fewer unconsumed; halve (each
-		 * try is a write: the bound counts them too) */
-		while (writes++, (err = give(ctx, n)) == -EINVAL && n > 1) {
-			if (writes >= SUBBUF_HANDBACK_WRITES)
-				return 0;	/* the rest at the next call */
-			n /= 2;
-		}
-		if (err == -EINVAL) {
-			r->handback = 0;	/* the kernel has none left */
-			break;
-		}
-		if (err)
-			return err;
-		r->handback -= n;
-	}
+	if (!r->synced || until <= r->handed)
+		return 0;
+	err = give(ctx, until);
+	/* -ESTALE: consumed already (a reset, another reader) */
+	if (err && err != -ESTALE)
+		return err;
+	r->handed = until;
 	return 0;
 }

@@ -99,7 +99,7 @@ void fake_channel_sync_files(struct fake_channel *fc)
 static bool map_cpu(struct fake_channel *fc, unsigned int c)
 {
 	char path[128];
-	size_t size = (size_t)fc->subbuf_size * fc->n_subbufs;
+	size_t size = fake_relay_map_size(fc->subbuf_size, fc->n_subbufs);
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc->dir, c);
@@ -184,7 +184,7 @@ void fake_channel_remove_buffers(struct fake_channel *fc)
 
 void fake_channel_restore_buffers(struct fake_channel *fc)
 {
-	size_t size = (size_t)fc->subbuf_size * fc->n_subbufs;
+	size_t size = fake_relay_map_size(fc->subbuf_size, fc->n_subbufs);
 
 	fc->generation++;
 	for (unsigned int c = 0; c < fc->ncpus; c++) {
@@ -205,19 +205,19 @@ void fake_channel_set_current(struct fake_channel *fc)
 	current = fc;
 }
 
-int fake_channel_give_back(void *arg, uint64_t n)
+int fake_channel_give_back(void *arg, uint64_t until)
 {
 	struct channel_cpu *cc = arg;
 
 	if (!current || cc->cpu >= current->ncpus)
 		return -19;	/* ENODEV */
-	return fake_relay_consume(&current->relay[cc->cpu], n);
+	return fake_relay_consume(&current->relay[cc->cpu], until);
 }
 
 void fake_channel_destroy(struct fake_channel *fc)
 {
 	char cmd[128];
-	size_t size = (size_t)fc->subbuf_size * fc->n_subbufs;
+	size_t size = fake_relay_map_size(fc->subbuf_size, fc->n_subbufs);
 
 	for (unsigned int c = 0; c < fc->ncpus; c++)
 		if (fc->map[c] && fc->map[c] != MAP_FAILED)

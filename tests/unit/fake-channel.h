@@ -46,7 +46,7 @@ void fake_channel_restore_buffers(struct fake_channel *fc);
 /* Read a control file's contents ("" if missing). */
 const char *fake_channel_read(struct fake_channel *fc, const char *name);
 /* Hand-back as the kernel would: 'cc' is relaytop's channel_cpu. */
-int fake_channel_give_back(void *cc, uint64_t n);
+int fake_channel_give_back(void *cc, uint64_t until);
 /* The fake_channel whose relays fake_channel_give_back() uses. */
 void fake_channel_set_current(struct fake_channel *fc);
 void fake_channel_destroy(struct fake_channel *fc);

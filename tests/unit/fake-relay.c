@@ -8,6 +8,22 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "subbuf.h"
+
+size_t fake_relay_map_size(uint32_t subbuf_size, uint32_t n_subbufs)
+{
+	struct subbuf_geometry g = { subbuf_size, n_subbufs };
+
+	return (size_t)subbuf_map_size(&g, (unsigned long)sysconf(_SC_PAGESIZE));
+}
+
+/* relay_set_produced() and friends: the mirror in the meta area */
+static void publish(__u64 *field, uint64_t v)
+{
+	__atomic_store_n(field, v, __ATOMIC_RELEASE);
+}
 
 uint32_t fake_relay_capacity(const struct fake_relay *f)
 {
@@ -78,14 +94,20 @@ static bool switch_subbuf(struct fake_relay *f)
 {
 	unsigned char *new;
 
-	if (f->offset != f->subbuf_size + 1)
+	if (f->offset != f->subbuf_size + 1) {
+		__atomic_store_n(&f->meta->ends[f->produced % f->n_subbufs],
+				 f->offset, __ATOMIC_RELAXED);
 		f->produced++;
+		publish(&f->meta->produced, f->produced);
+	}
 	new = f->buf + (f->produced % f->n_subbufs) * f->subbuf_size;
 	f->offset = 0;
 	if (!subbuf_start(f, new)) {
 		f->offset = f->subbuf_size + 1;
+		__atomic_store_n(&f->meta->stopped, 1, __ATOMIC_RELAXED);
 		return false;
 	}
+	__atomic_store_n(&f->meta->stopped, 0, __ATOMIC_RELAXED);
 	f->data = new;
 	return true;
 }
@@ -94,8 +116,20 @@ void fake_relay_init(struct fake_relay *f, void *buf, uint32_t subbuf_size,
 		     uint32_t n_subbufs, unsigned int cpu, bool overwrite,
 		     uint64_t generation)
 {
+	struct subbuf_geometry g = { subbuf_size, n_subbufs };
+	uint64_t data = subbuf_meta_offset(&g, (unsigned long)sysconf(_SC_PAGESIZE));
+
 	memset(f, 0, sizeof(*f));
 	f->buf = buf;
+	/* relay_create_buf(): the meta area after the buffer's pages */
+	f->meta = (void *)(f->buf + data);
+	memset(f->meta, 0, sizeof(*f->meta) + 4 * (size_t)n_subbufs);
+	f->meta->version = RELAY_BUF_META_VERSION;
+	f->meta->meta_size = (uint32_t)(fake_relay_map_size(subbuf_size,
+							    n_subbufs) - data);
+	f->meta->data_size = data;
+	f->meta->subbuf_size = subbuf_size;
+	f->meta->n_subbufs = n_subbufs;
 	f->subbuf_size = subbuf_size;
 	f->n_subbufs = n_subbufs;
 	f->cpu = cpu;
@@ -162,24 +196,36 @@ uint64_t fake_relay_events(struct fake_relay *f, uint64_t n)
 	return written;
 }
 
-int fake_relay_consume(struct fake_relay *f, uint64_t n)
+int fake_relay_consume(struct fake_relay *f, uint64_t until)
 {
-	if (n > f->produced - f->consumed)
+	if (until < f->consumed)
+		return -ESTALE;
+	if (until > f->produced)
 		return -EINVAL;
-	f->consumed += n;
+	f->consumed = until;
+	publish(&f->meta->consumed, until);
 	return 0;
 }
 
 void fake_relay_reset(struct fake_relay *f, uint64_t generation)
 {
+	uint32_t end = f->offset <= f->subbuf_size ? f->offset : 0;
+
 	f->generation = generation;
-	f->produced = 0;
-	f->consumed = 0;
+	__atomic_store_n(&f->meta->ends[f->produced % f->n_subbufs], end,
+			 __ATOMIC_RELAXED);
+	f->produced++;
+	f->consumed = f->produced;
+	publish(&f->meta->produced, f->produced);
+	publish(&f->meta->consumed, f->consumed);
+	publish(&f->meta->resets, f->meta->resets + 1);
+	__atomic_store_n(&f->meta->stopped, 0, __ATOMIC_RELAXED);
+	publish(&f->meta->reset_at, f->produced);
 	f->offset = 0;
 	f->full = 0;
 	f->events = 0;
 	f->event_no = 0;
-	f->data = f->buf;
+	f->data = f->buf + (f->produced % f->n_subbufs) * f->subbuf_size;
 	subbuf_start(f, f->data);
 }
 

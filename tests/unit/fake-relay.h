@@ -5,8 +5,9 @@
  * subbuf_start callback (the seqlocked header, no-overwrite "full" check,
  * drop count, first event number) and its record write,
  * relay_buf_consume(), relay_reset() and relay_flush(), writing into any
- * memory (a malloc'd block or a mapped file) exactly the bytes
- * include/uapi/sched_relay.h (version 2) describes.
+ * memory (a malloc'd block or a mapped file of fake_relay_map_size()
+ * bytes) exactly the bytes include/uapi/sched_relay.h (version 2)
+ * describes, and relay's meta area after them (<linux/relay.h>).
  *
  * For the concurrency test the header can be set up in the old order
  * (old_order: seq first, the other fields and committed after it, as
@@ -20,17 +21,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/relay.h>
+#include <stddef.h>
+
 #include "sched_relay.h"
 
 struct fake_relay {
 	unsigned char *buf;
+	struct relay_buf_meta *meta;	/* relay's meta area, after buf */
 	uint32_t subbuf_size;
 	uint32_t n_subbufs;
 	unsigned int cpu;
 	bool overwrite;
 	uint64_t generation;
-	uint64_t produced;	/* relay: subbufs_produced */
-	uint64_t consumed;	/* relay: subbufs_consumed */
+	uint64_t produced;	/* relay: subbufs_produced, never set back */
+	uint64_t consumed;	/* relay: subbufs_consumed, never set back */
 	uint32_t offset;	/* relay: offset in the current sub-buffer */
 	unsigned char *data;	/* relay: the current sub-buffer */
 	uint64_t events;	/* relay stats: records that entered */
@@ -49,6 +54,8 @@ struct fake_relay {
 	void *fill_arg;
 };
 
+/* Bytes of a buffer and its meta area: what buf must hold. */
+size_t fake_relay_map_size(uint32_t subbuf_size, uint32_t n_subbufs);
 /* relay_open(): the first sub-buffer is started at once. */
 void fake_relay_init(struct fake_relay *f, void *buf, uint32_t subbuf_size,
 		     uint32_t n_subbufs, unsigned int cpu, bool overwrite,
@@ -57,9 +64,13 @@ void fake_relay_init(struct fake_relay *f, void *buf, uint32_t subbuf_size,
 bool fake_relay_event(struct fake_relay *f, uint8_t type);
 /* n events of a type cycling through every type; returns events written. */
 uint64_t fake_relay_events(struct fake_relay *f, uint64_t n);
-/* relay_buf_consume(): 0, or -EINVAL if n > produced - consumed. */
-int fake_relay_consume(struct fake_relay *f, uint64_t n);
-/* relay_reset() after the generation moved on. */
+/*
+ * relay_buf_consume(): done with the sub-buffers below until; 0, -ESTALE
+ * if until is below what was consumed, -EINVAL if beyond what was produced.
+ */
+int fake_relay_consume(struct fake_relay *f, uint64_t until);
+/* relay_reset() after the generation moved on: the sub-buffer being
+ * filled ends, everything is consumed, the data starts in the next one. */
 void fake_relay_reset(struct fake_relay *f, uint64_t generation);
 /* relay_flush(): switch now, leaving padding. */
 void fake_relay_flush(struct fake_relay *f);

@@ -54,13 +54,16 @@ static void test_finds_buffers(void)
 	check_uint(ch.max_cpu, ==, 3);
 	for (unsigned int i = 0; i < ch.n; i++) {
 		check_uint(ch.cpus[i].cpu, ==, i);
-		check_uint(ch.cpus[i].map_len, ==, 4 * 4096);
+		/* the buffer and relay's meta area, a page, after it */
+		check_uint(ch.cpus[i].map_len, ==, 4 * 4096 + 4096);
+		check((const unsigned char *)ch.cpus[i].reader.meta ==
+		      (const unsigned char *)ch.cpus[i].map + 4 * 4096);
 	}
 	check(channel_cpu(&ch, 2) == &ch.cpus[2]);
 	check(channel_cpu(&ch, 7) == NULL);
 	/* the mapping shows what the producer writes */
 	fake_relay_events(&fc.relay[1], 3);
-	check(subbuf_reader_sync(&ch.cpus[1].reader, false, 0));
+	check(subbuf_reader_sync(&ch.cpus[1].reader));
 	check_uint(((struct sched_relay_header *)ch.cpus[1].map)->committed, ==,
 		   64 + 3 * 64);
 	channel_close(&ch);

@@ -114,14 +114,14 @@ static void run(struct rig *g, bool old_order)
 	pthread_t w, r;
 
 	memset(g, 0, sizeof(*g));
-	g->buf = aligned_alloc(64, SUBBUF * NSUB);
-	memset(g->buf, 0, SUBBUF * NSUB);
+	g->buf = aligned_alloc(4096, fake_relay_map_size(SUBBUF, NSUB));
+	memset(g->buf, 0, fake_relay_map_size(SUBBUF, NSUB));
 	fake_relay_init(&g->relay, g->buf, SUBBUF, NSUB, 0, true, 1);
 	g->relay.old_order = old_order;
 	g->relay.stall = stall;
 	g->relay.stall_arg = g;
-	subbuf_reader_init(&g->reader, g->buf, &geom, 0);
-	subbuf_reader_sync(&g->reader, true, 0);
+	subbuf_reader_init(&g->reader, g->buf, g->relay.meta, &geom, 0);
+	subbuf_reader_sync(&g->reader);
 	collect_init(&g->got);
 	g->sink = collect_sink(&g->got);
 	pthread_create(&r, NULL, reader, g);
@@ -218,7 +218,7 @@ static void test_neighbour_being_set_up(void)
 {
 	struct subbuf_geometry geom = { SUBBUF, NSUB };
 	struct subbuf_sink sink = { ignore_chunk, ignore_settle, NULL, NULL };
-	unsigned char *buf = aligned_alloc(64, SUBBUF * NSUB);
+	unsigned char *buf = aligned_alloc(4096, fake_relay_map_size(SUBBUF, NSUB));
 	struct fake_relay relay;
 	struct subbuf_reader r, entering;
 	struct hammer m = { 0 };
@@ -226,13 +226,13 @@ static void test_neighbour_being_set_up(void)
 	uint32_t cap;
 	pthread_t t;
 
-	memset(buf, 0, SUBBUF * NSUB);
+	memset(buf, 0, fake_relay_map_size(SUBBUF, NSUB));
 	fake_relay_init(&relay, buf, SUBBUF, NSUB, 0, true, 1);
 	cap = fake_relay_capacity(&relay);
 	/* sub-buffers 2, 3, 4 full and 5 filling; 0 and 1 overwritten */
 	fake_relay_events(&relay, 5 * cap + 3);
-	subbuf_reader_init(&r, buf, &geom, 0);
-	check(subbuf_reader_sync(&r, false, 0));
+	subbuf_reader_init(&r, buf, relay.meta, &geom, 0);
+	check(subbuf_reader_sync(&r));
 	while (subbuf_reader_read(&r, &sink) & SUBBUF_MORE)
 		;
 	check_uint(r.next_seq, ==, 5);

@@ -113,14 +113,15 @@ static void rig_setup(struct rig *g, const char *name, bool overwrite)
 		exit(2);
 	}
 	for (int c = 0; c < NCPU; c++) {
-		g->buf[c] = aligned_alloc(64, SUBBUF * NSUB);
-		memset(g->buf[c], 0, SUBBUF * NSUB);
+		g->buf[c] = aligned_alloc(4096, fake_relay_map_size(SUBBUF, NSUB));
+		memset(g->buf[c], 0, fake_relay_map_size(SUBBUF, NSUB));
 		fake_relay_init(&g->relay[c], g->buf[c], SUBBUF, NSUB, c,
 				overwrite, 5);
 		/* distinct timestamps per CPU, interleaving */
 		g->relay[c].ts += (uint64_t)c * 333;
-		subbuf_reader_init(&g->reader[c], g->buf[c], &geom, c);
-		subbuf_reader_sync(&g->reader[c], true, 0);
+		subbuf_reader_init(&g->reader[c], g->buf[c], g->relay[c].meta,
+				   &geom, c);
+		subbuf_reader_sync(&g->reader[c]);
 		collect_init(&g->tee[c].col);
 		g->tee[c].rec = g->rec;
 		g->tee[c].reader = &g->reader[c];

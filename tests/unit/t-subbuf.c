@@ -2,7 +2,8 @@
 /*
  * t-subbuf.c - pins how relaytop reads a sched_relay CPU buffer in place
  * (relaytop/subbuf.c), against a model of the kernel side (fake-relay.c)
- * writing the exact bytes of include/uapi/sched_relay.h:
+ * writing the exact bytes of include/uapi/sched_relay.h and relay's meta
+ * area (<linux/relay.h>):
  * - headers are checked (magic, version, sizes, cpu) and records parsed
  *   field by field where they lie;
  * - a sub-buffer still being filled is followed as 'committed' advances;
@@ -13,11 +14,15 @@
  * - in overwrite mode, sub-buffers overwritten before they were read (seq
  *   jumps), and records torn while being read, are counted exactly: every
  *   event is either delivered once, in order, or counted as lost;
- * - a reset (sequence restarting in a newer generation) is noticed, also
- *   when the new sequence already ran past the reader's position;
- * - the kernel's consumed count picks the starting point, hand-back
- *   recovers when the kernel refuses a count, and the backlog (fill) is
- *   measured in bytes.
+ * - a reset (the meta area's reset_at past the reader) is noticed, also
+ *   when the new sequence already ran past the reader's position or
+ *   lapped it; what it discarded is not counted lost;
+ * - the meta area's consumed count picks the starting point; a hand-back
+ *   names the first sub-buffer not finished, one write at most, and one
+ *   that crosses a reset is stale (ESTALE) and consumes nothing; the
+ *   backlog (fill) is measured in bytes;
+ * - a finished sub-buffer without its own header is passed over, counted,
+ *   and its events counted lost from the records' numbers.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,9 +39,10 @@
 
 static unsigned char *new_buffer(void)
 {
-	unsigned char *buf = aligned_alloc(64, SUBBUF * NSUB);
+	size_t size = fake_relay_map_size(SUBBUF, NSUB);
+	unsigned char *buf = aligned_alloc(4096, size);
 
-	memset(buf, 0xa5, SUBBUF * NSUB);	/* like fresh kernel pages */
+	memset(buf, 0xa5, size);	/* not zero: nothing may rely on it */
 	return buf;
 }
 
@@ -54,12 +60,9 @@ static void setup(struct fixture *f, bool overwrite)
 
 	f->buf = new_buffer();
 	fake_relay_init(&f->relay, f->buf, SUBBUF, NSUB, 2, overwrite, 5);
-	subbuf_reader_init(&f->reader, f->buf, &g, 2);
-	/* the producer's clock bounds what it can have written */
-	f->reader.clock = fake_relay_clock;
-	f->reader.clock_ctx = &f->relay;
+	subbuf_reader_init(&f->reader, f->buf, f->relay.meta, &g, 2);
 	/* attached before the first event: starts at seq 0 */
-	check(subbuf_reader_sync(&f->reader, true, 0));
+	check(subbuf_reader_sync(&f->reader));
 	collect_init(&f->got);
 	f->sink = collect_sink(&f->got);
 }
@@ -70,9 +73,9 @@ static void teardown(struct fixture *f)
 	free(f->buf);
 }
 
-static int give(void *ctx, uint64_t n)
+static int give(void *ctx, uint64_t until)
 {
-	return fake_relay_consume(ctx, n);
+	return fake_relay_consume(ctx, until);
 }
 
 /* What relaytop does on every wake: read until caught up, hand back. */
@@ -353,12 +356,15 @@ static void test_reset_restarts(void)
 	check_int(flags & SUBBUF_RESTARTED, !=, 0);
 	check_uint(f.got.restarts, ==, 1);
 	check_uint(f.reader.restarts, ==, 1);
-	check_uint(f.reader.next_seq, ==, 0);
+	/* the reset ended sub-buffer 2: the new data is in 3 */
+	check_uint(f.reader.next_seq, ==, 3);
 	check_uint(f.reader.cur_gen, ==, 6);
-	/* the two written before the reset were still intact: delivered */
-	check_uint(f.got.delivered, ==, 2 * CAP + 3 + 2 + 4);
-	check_uint(f.got.gaps, ==, 0);
+	/* the five not read before the reset were discarded by it, and
+	 * not counted lost */
+	check_uint(f.got.delivered, ==, 2 * CAP + 3 + 4);
+	check_uint(f.got.gaps, ==, 2);
 	check_uint(f.reader.lost, ==, 0);
+	check_uint(f.reader.unaccounted + f.reader.misplaced, ==, 0);
 	/* and the new sequence flows with hand-back */
 	fake_relay_events(&f.relay, 3 * NSUB * CAP);
 	for (int i = 0; i < 3; i++)
@@ -374,8 +380,8 @@ static void test_reset_run_past_reader(void)
 	fake_relay_events(&f.relay, CAP + 1);
 	drain(&f);		/* reader finished seq 0, is in seq 1 */
 	fake_relay_events(&f.relay, CAP - 1);
-	/* Reset, and the new sequence reaches seq 2 before the reader
-	 * looks: header 1 now carries seq 1 again, in generation 6. */
+	/* Reset, and the new sequence is past the reader's sub-buffer
+	 * before it looks. */
 	fake_relay_reset(&f.relay, 6);
 	fake_relay_events(&f.relay, 2 * CAP + 1);
 	drain(&f);
@@ -392,8 +398,8 @@ static void test_reset_while_idle_inside(void)
 
 	setup(&f, false);
 	fake_relay_events(&f.relay, 2 * CAP + 2);
-	drain(&f);		/* reader waits inside seq 2 (index 2) */
-	fake_relay_reset(&f.relay, 6);	/* index 0 restarts */
+	drain(&f);		/* reader waits inside seq 2 */
+	fake_relay_reset(&f.relay, 6);	/* the new data goes into seq 3 */
 	fake_relay_events(&f.relay, 1);
 	drain(&f);
 	check_uint(f.reader.restarts, ==, 1);
@@ -409,83 +415,127 @@ static void test_sync_uses_consumed_count(void)
 	setup(&f, false);
 	fake_relay_events(&f.relay, 2 * CAP + 1);
 	/* Another reader consumed sub-buffer 0 already. */
-	fake_relay_consume(&f.relay, 1);
-	subbuf_reader_init(&f.reader, f.buf, &g, 2);
-	check(subbuf_reader_sync(&f.reader, true, 1));
+	check_int(fake_relay_consume(&f.relay, 1), ==, 0);
+	subbuf_reader_init(&f.reader, f.buf, f.relay.meta, &g, 2);
+	check(subbuf_reader_sync(&f.reader));
 	check_uint(f.reader.next_seq, ==, 1);
-	check_uint(f.reader.handback, ==, 0);
+	check_uint(f.reader.handed, ==, 1);
 	drain(&f);
 	check_uint(f.got.delivered, ==, CAP + 1);
 	check_uint(f.relay.consumed, ==, 2);
 	teardown(&f);
 }
 
-static void test_sync_without_valid_header(void)
+/* After a reset nobody read, the reader starts at the new data. */
+static void test_sync_after_reset(void)
 {
+	struct fixture f;
 	struct subbuf_geometry g = { SUBBUF, NSUB };
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, CAP + 2);
+	fake_relay_reset(&f.relay, 6);
+	fake_relay_events(&f.relay, 3);
+	subbuf_reader_init(&f.reader, f.buf, f.relay.meta, &g, 2);
+	check(subbuf_reader_sync(&f.reader));
+	check_uint(f.reader.next_seq, ==, 2);
+	drain(&f);
+	check_uint(f.got.delivered, ==, 3);
+	check_uint(f.reader.restarts, ==, 0);
+	teardown(&f);
+}
+
+static void test_sync_other_geometry(void)
+{
+	struct subbuf_geometry g = { SUBBUF, NSUB }, other = { SUBBUF, 2 * NSUB };
 	unsigned char *buf = new_buffer();
+	struct fake_relay relay;
 	struct subbuf_reader r;
 	struct collect c;
 	struct subbuf_sink sink = collect_sink(&c);
 	unsigned int flags;
 
 	collect_init(&c);
-	subbuf_reader_init(&r, buf, &g, 0);
-	check(!subbuf_reader_sync(&r, false, 0));
+	fake_relay_init(&relay, buf, SUBBUF, NSUB, 0, false, 1);
+	subbuf_reader_init(&r, buf, relay.meta, &other, 0);
+	check(!subbuf_reader_sync(&r));
 	flags = subbuf_reader_read(&r, &sink);
 	check_int(flags, ==, SUBBUF_UNSYNCED);
+	relay.meta->version++;
+	subbuf_reader_init(&r, buf, relay.meta, &g, 0);
+	check(!subbuf_reader_sync(&r));
+	relay.meta->version--;
+	check(subbuf_reader_sync(&r));
 	collect_free(&c);
 	free(buf);
 }
 
-/* A kernel that has 'avail' unconsumed sub-buffers and takes at most a
- * buffer's worth per write. */
-struct kernel_count {
-	uint64_t avail;
-	uint64_t given;
-	uint64_t biggest;
-};
-
-static int take(void *ctx, uint64_t n)
-{
-	struct kernel_count *k = ctx;
-
-	if (n > k->avail || n > NSUB)
-		return -EINVAL;
-	k->avail -= n;
-	k->given += n;
-	if (n > k->biggest)
-		k->biggest = n;
-	return 0;
-}
-
-static int gone(void *ctx, uint64_t n)
+static int gone(void *ctx, uint64_t until)
 {
 	(void)ctx;
-	(void)n;
+	(void)until;
 	return -ENODEV;
 }
 
-static void test_handback_recovers(void)
-{
-	struct subbuf_reader r = { .geom = { SUBBUF, NSUB }, .handback = 3 };
-	struct kernel_count k = { .avail = 2 };
-	int err;
+static unsigned int give_calls;
 
-	err = subbuf_reader_handback(&r, take, &k);
-	check_int(err, ==, 0);
-	check_uint(k.given, ==, 2);	/* all the kernel had */
-	check_uint(r.handback, ==, 0);
-	r.handback = 9;		/* more than a buffer: in pieces */
-	k = (struct kernel_count) { .avail = 100 };
-	err = subbuf_reader_handback(&r, take, &k);
-	check_int(err, ==, 0);
-	check_uint(k.given, ==, 9);
-	check_uint(k.biggest, ==, NSUB);
-	r.handback = 1;
-	err = subbuf_reader_handback(&r, gone, NULL);
-	check_int(err, ==, -ENODEV);
-	check_uint(r.handback, ==, 1);	/* kept for the next try */
+static int give_counting(void *ctx, uint64_t until)
+{
+	give_calls++;
+	return fake_relay_consume(ctx, until);
+}
+
+/*
+ * A hand-back names the first sub-buffer not finished, in one write; an
+ * error other than ESTALE keeps it for the next call.
+ */
+static void test_handback_names_first_unfinished(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 3 * CAP + 1);
+	while (subbuf_reader_read(&f.reader, &f.sink) & SUBBUF_MORE)
+		;
+	check_uint(f.reader.next_seq, ==, 3);
+	check_int(subbuf_reader_handback(&f.reader, gone, NULL), ==, -ENODEV);
+	check_uint(f.reader.handed, ==, 0);	/* kept for the next try */
+	give_calls = 0;
+	check_int(subbuf_reader_handback(&f.reader, give_counting, &f.relay),
+		  ==, 0);
+	check_uint(give_calls, ==, 1);
+	check_uint(f.relay.consumed, ==, 3);
+	/* nothing new: no write */
+	check_int(subbuf_reader_handback(&f.reader, give_counting, &f.relay),
+		  ==, 0);
+	check_uint(give_calls, ==, 1);
+	teardown(&f);
+}
+
+/*
+ * The reset the reader has not seen yet when it hands back (issue 28):
+ * the kernel refuses the hand-back as stale, nothing of the new data is
+ * consumed, and every new record is read.  Before, the relative count
+ * "3" consumed three of the new sub-buffers.
+ */
+static void test_stale_handback(void)
+{
+	struct fixture f;
+
+	setup(&f, false);
+	fake_relay_events(&f.relay, 3 * CAP + 1);
+	while (subbuf_reader_read(&f.reader, &f.sink) & SUBBUF_MORE)
+		;
+	fake_relay_reset(&f.relay, 6);
+	fake_relay_events(&f.relay, 3 * CAP + 1);
+	check_int(subbuf_reader_handback(&f.reader, give, &f.relay), ==, 0);
+	check_uint(f.relay.consumed, ==, 4);	/* what the reset consumed */
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2 * (3 * CAP + 1));
+	check_uint(f.reader.restarts, ==, 1);
+	check_uint(f.reader.lost, ==, 0);
+	check_uint(f.relay.consumed, ==, 7);
+	teardown(&f);
 }
 
 static void test_backlog(void)
@@ -503,6 +553,37 @@ static void test_backlog(void)
 	fake_relay_events(&f.relay, 10 * CAP);	/* full: the whole buffer */
 	check_uint(subbuf_reader_backlog(&f.reader), <=, SUBBUF * NSUB);
 	check_uint(subbuf_reader_backlog(&f.reader), >=, (NSUB - 1) * SUBBUF);
+	teardown(&f);
+}
+
+/* A sub-buffer whose header is SEQ_BUSY is not there yet: nothing read,
+ * nothing lost, no restart; once the writer publishes it, it is read. */
+static void test_busy_header_waits(void)
+{
+	struct fixture f;
+	struct sched_relay_header *h1;
+	uint64_t seq;
+
+	setup(&f, true);
+	fake_relay_events(&f.relay, CAP + 2);	/* into sub-buffer 1 */
+	drain(&f);
+	check_uint(f.got.delivered, ==, CAP + 2);
+	fake_relay_events(&f.relay, CAP - 2);	/* fill sub-buffer 1 */
+	h1 = (void *)(f.buf + 2 * SUBBUF);	/* sub-buffer 2 comes next */
+	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);
+	/* the writer is half way through setting up sub-buffer 2 */
+	seq = h1->seq;
+	h1->seq = SCHED_RELAY_SEQ_BUSY;
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2 * CAP);
+	check_uint(f.reader.lost, ==, 0);
+	check_uint(f.reader.restarts, ==, 0);
+	check_uint(f.reader.next_seq, ==, 2);	/* 1 is finished: waits in 2 */
+	h1->seq = seq;
+	drain(&f);
+	check_uint(f.got.delivered, ==, 2 * CAP + 1);
+	check_uint(f.reader.lost, ==, 0);
+	check_uint(f.reader.misplaced + f.reader.unaccounted, ==, 0);
 	teardown(&f);
 }
 
@@ -542,149 +623,56 @@ static void stress(bool overwrite, unsigned int seed)
 	teardown(&f);
 }
 
-/* A sub-buffer whose header is SEQ_BUSY is not there yet: nothing read,
- * nothing lost, no restart; once the writer publishes it, it is read. */
-static void test_busy_header_waits(void)
-{
-	struct fixture f;
-	struct sched_relay_header *h1;
-	uint64_t seq;
-
-	setup(&f, true);
-	fake_relay_events(&f.relay, CAP + 2);	/* into sub-buffer 1 */
-	drain(&f);
-	check_uint(f.got.delivered, ==, CAP + 2);
-	fake_relay_events(&f.relay, CAP - 2);	/* fill sub-buffer 1 */
-	h1 = (void *)(f.buf + 2 * SUBBUF);	/* sub-buffer 2 comes next */
-	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);
-	/* the writer is half way through setting up sub-buffer 2 */
-	seq = h1->seq;
-	h1->seq = SCHED_RELAY_SEQ_BUSY;
-	drain(&f);
-	check_uint(f.got.delivered, ==, 2 * CAP);
-	check_uint(f.reader.lost, ==, 0);
-	check_uint(f.reader.restarts, ==, 0);
-	check_uint(f.reader.next_seq, ==, 1);
-	h1->seq = seq;
-	drain(&f);
-	check_uint(f.got.delivered, ==, 2 * CAP + 1);
-	check_uint(f.reader.lost, ==, 0);
-	check_uint(f.reader.misplaced + f.reader.unaccounted, ==, 0);
-	teardown(&f);
-}
-
-static unsigned int give_calls;
-
-static int give_counting(void *ctx, uint64_t n)
-{
-	give_calls++;
-	return fake_relay_consume(ctx, n);
-}
-
 /*
- * A header whose seq the producer cannot have reached (garbage at our
- * index, 2^40 laps ahead) is not believed: no 2^40 sub-buffers counted
- * lost, no 2^40 hand-backs (the old reader counted them and wrote for
- * ever), and the reader goes on once the header is real again.
+ * A finished sub-buffer whose header is not its own (garbage, as a bit
+ * flip would leave) is not read: it is counted, passed over, and its
+ * events are counted lost from the next record's number; nothing is
+ * misplaced or unaccounted.
  */
-static void test_bogus_seq_not_believed(void)
+static void test_bad_header_passed_over(void)
 {
 	struct fixture f;
 	struct sched_relay_header *h;
-	uint64_t seq, lost;
 
-	setup(&f, true);
+	setup(&f, false);
 	fake_relay_events(&f.relay, CAP);	/* sub-buffer 0 full */
 	drain(&f);
-	h = (void *)f.buf;
-	seq = h->seq;
-	fake_relay_event(&f.relay, SCHED_RELAY_EXIT);	/* sub-buffer 1 */
+	fake_relay_events(&f.relay, 2 * CAP + 1);	/* 1 and 2 full, 3 */
+	h = (void *)(f.buf + 1 * SUBBUF);
+	h->seq += (uint64_t)NSUB << 40;
 	drain(&f);
-	lost = f.reader.lost;
-	/* garbage at the reader's next index, as a bit flip would leave */
-	h = (void *)(f.buf + (f.reader.next_seq % NSUB) * SUBBUF);
-	fake_relay_events(&f.relay, CAP - 1);	/* sub-buffer 1 full */
-	fake_relay_events(&f.relay, 1);		/* starts sub-buffer 2 */
-	seq = h->seq;
-	h->seq = seq + ((uint64_t)NSUB << 40);
-	give_calls = 0;
-	for (int i = 0; i < 3; i++) {
-		unsigned int fl;
-
-		do {
-			fl = subbuf_reader_read(&f.reader, &f.sink);
-		} while (fl & SUBBUF_MORE);
-		check_int(subbuf_reader_handback(&f.reader, give_counting,
-						 &f.relay), ==, 0);
-	}
-	check_uint(f.reader.lost, ==, lost);
-	check_uint(f.reader.bogus, >, 0);
-	check_uint(give_calls, <=, 3 * SUBBUF_HANDBACK_WRITES);
-	check_uint(f.reader.handback, <, 2 * NSUB);
-	h->seq = seq;
-	drain(&f);
-	check_uint(f.got.delivered + f.reader.lost, ==, f.relay.events);
+	check_uint(f.reader.bad_headers, ==, 1);
+	check_uint(f.got.delivered, ==, 2 * CAP + 1);
+	check_uint(f.reader.lost, ==, CAP);
+	check_uint(f.got.gaps, ==, CAP);
+	check_uint(f.reader.misplaced + f.reader.unaccounted, ==, 0);
 	check(f.got.in_order);
 	teardown(&f);
 }
 
-/* At most SUBBUF_HANDBACK_WRITES write()s a call, whatever is owed. */
-static void test_handback_capped(void)
+/*
+ * A reset in overwrite mode that the writer laps before the reader looks:
+ * the reader restarts, goes on to the oldest sub-buffer still there, and
+ * counts as lost exactly the new sequence's events it did not get.
+ */
+static void test_reset_then_lapped(void)
 {
 	struct fixture f;
-
-	setup(&f, true);
-	fake_relay_events(&f.relay, 100 * NSUB * CAP);
-	f.reader.handback = 1000000;
-	give_calls = 0;
-	check_int(subbuf_reader_handback(&f.reader, give_counting, &f.relay),
-		  ==, 0);
-	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
-	teardown(&f);
-}
-
-/* A kernel that takes one sub-buffer a write and refuses more. */
-static int one_at_a_time(void *ctx, uint64_t n)
-{
-	(void)ctx;
-	give_calls++;
-	return n == 1 ? 0 : -EINVAL;
-}
-
-static int refuses_all(void *ctx, uint64_t n)
-{
-	(void)ctx;
-	(void)n;
-	give_calls++;
-	return -EINVAL;
-}
-
-/*
- * The bound holds when the kernel refuses too: a count it refuses is
- * halved, each try a write, and the halvings count against
- * SUBBUF_HANDBACK_WRITES; what is left waits for the next call, and a
- * kernel that refuses even one has none left.  Before, the halvings ran
- * past the bound: a kernel that takes one at a time got 9 writes a call
- * (4, 2, 1; 4, 2, 1; 4, 2, 1) where the bound is 8.
- */
-static void test_handback_capped_refused(void)
-{
-	struct subbuf_reader r = { .geom = { SUBBUF, NSUB }, .handback = 1000 };
 	uint64_t before;
 
-	give_calls = 0;
-	check_int(subbuf_reader_handback(&r, one_at_a_time, NULL), ==, 0);
-	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
-	check_uint(r.handback, <, 1000);
-	before = r.handback;
-	give_calls = 0;
-	check_int(subbuf_reader_handback(&r, one_at_a_time, NULL), ==, 0);
-	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
-	check_uint(r.handback, <, before);	/* the rest goes on */
-	give_calls = 0;
-	check_int(subbuf_reader_handback(&r, refuses_all, NULL), ==, 0);
-	check_uint(give_calls, <=, SUBBUF_HANDBACK_WRITES);
-	check_uint(r.handback, ==, 0);		/* none left to take it */
+	setup(&f, true);
+	fake_relay_events(&f.relay, CAP + 2);
+	drain(&f);
+	before = f.got.delivered;
+	fake_relay_reset(&f.relay, 6);
+	fake_relay_events(&f.relay, 3 * NSUB * CAP + 3);
+	drain(&f);
+	check_uint(f.reader.restarts, ==, 1);
+	check_uint(f.reader.lost_subbufs, >, 0);
+	/* every event since the reset delivered or counted lost */
+	check_uint(f.got.delivered - before + f.reader.lost, ==, f.relay.events);
+	check_uint(f.reader.misplaced + f.reader.unaccounted, ==, 0);
+	teardown(&f);
 }
 
 /*
@@ -732,17 +720,18 @@ int main(void)
 	TEST(test_no_overwrite_full_drops(), "no-overwrite: a full buffer drops, headers count it");
 	TEST(test_overwritten_counted_exactly(), "overwrite: overwritten sub-buffers are counted exactly");
 	TEST(test_torn_read_thrown_away(), "overwrite: records torn while read are thrown away and counted");
-	TEST(test_reset_restarts(), "a reset restarts the reader at seq 0 of the new generation");
+	TEST(test_reset_restarts(), "a reset restarts the reader where the new data starts, what it discarded not counted lost");
 	TEST(test_reset_run_past_reader(), "a reset is seen even when the new sequence ran past the reader");
 	TEST(test_reset_while_idle_inside(), "a reset is seen by a reader waiting inside a sub-buffer");
-	TEST(test_sync_uses_consumed_count(), "the kernel's consumed count is the starting point");
-	TEST(test_sync_without_valid_header(), "a buffer without a valid header is not read");
-	TEST(test_handback_recovers(), "hand-back comes in pieces and recovers from EINVAL");
+	TEST(test_reset_then_lapped(), "a reset lapped before the reader looks: every new event delivered or counted lost");
+	TEST(test_sync_uses_consumed_count(), "the meta area's consumed count is the starting point");
+	TEST(test_sync_after_reset(), "a reader that starts after a reset starts at the new data");
+	TEST(test_sync_other_geometry(), "a meta area of another geometry or version is not followed");
+	TEST(test_handback_names_first_unfinished(), "a hand-back names the first unfinished sub-buffer, in one write, kept after an error");
+	TEST(test_stale_handback(), "a hand-back across a reset is stale: it consumes nothing new, every new record is read");
 	TEST(test_backlog(), "the backlog (fill) is the bytes committed and not read");
 	TEST(test_busy_header_waits(), "a header marked SEQ_BUSY is not there yet");
-	TEST(test_bogus_seq_not_believed(), "a seq the producer cannot have reached is not believed");
-	TEST(test_handback_capped(), "hand-back does a bounded number of writes a call");
-	TEST(test_handback_capped_refused(), "and when the kernel refuses counts: halvings count as writes");
+	TEST(test_bad_header_passed_over(), "a finished sub-buffer without its header is passed over, its events counted lost");
 	TEST(test_identity_checked(), "record identity: misplaced and unaccounted events are counted");
 	TEST(stress(false, 1), "random no-overwrite run: all delivered in order, drops exact");
 	TEST(stress(true, 2), "random overwrite run: delivered + lost == produced, exactly");
