@@ -30,13 +30,17 @@ KOBJ := $(KBUILD)/obj
 KCONFIG_FRAGMENT := $(TOP)/qemu/kernel.config
 KCONFIG_DEBUG_FRAGMENT := $(TOP)/qemu/kernel-debug.config
 KOBJ_DEBUG := $(KBUILD)/obj-debug
+KCONFIG_KCSAN_FRAGMENT := $(TOP)/qemu/kernel-kcsan.config
+KOBJ_KCSAN := $(KBUILD)/obj-kcsan
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(KBUILD)/initramfs.cpio.gz
 INITRAMFS_DEBUG := $(KBUILD)/initramfs-debug.cpio.gz
+INITRAMFS_KCSAN := $(KBUILD)/initramfs-kcsan.cpio.gz
 # Kbuild in 6.1 builds an external module in its source directory, so the
 # modules are built in copies of their sources, one per kernel build.
 MODULES_COPY := $(KBUILD)/modules
 DEBUG_MODULES := $(KBUILD)/debug-modules
+KCSAN_MODULES := $(KBUILD)/kcsan-modules
 GUEST := $(BUILD)/guest
 JOBS ?= $(shell nproc)
 
@@ -47,6 +51,7 @@ KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS)
 # Modules are built against the kernel's output directory.
 MMAKE = $(MAKE) -C $(KOBJ) CC="$(KCC)"
 MMAKE_DEBUG = $(MAKE) -C $(KOBJ_DEBUG) CC="$(KCC)"
+MMAKE_KCSAN = $(MAKE) -C $(KOBJ_KCSAN) CC="$(KCC)"
 
 CC ?= gcc
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static \
@@ -56,8 +61,10 @@ MODULE_DIRS := tracepoints-demo tests/modules bench
 GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
-.PHONY: all help deps kernel kernel-debug kernel-tree modules modules-debug \
-	guest-programs initramfs initramfs-debug run bench-host test test-hog test-kernel test-6.12 unit-tests guest-tests check-patches clean distclean
+.PHONY: all help deps kernel kernel-debug kernel-kcsan kernel-tree modules \
+	modules-debug modules-kcsan guest-programs initramfs initramfs-debug \
+	initramfs-kcsan run bench-host test test-hog test-kernel test-6.12 \
+	test-kcsan unit-tests guest-tests check-patches clean distclean
 
 all: kernel modules initramfs
 
@@ -67,12 +74,15 @@ help:
 	@echo "make test-hog      make test beside a busy loop on every host core (TEST_HOG=1)"
 	@echo "make test-kernel   build, then only the kernel-side guest suites (TEST_DEBUG_KERNEL=1:"
 	@echo "                   and on the debug kernel); make test-6.12: those on 6.12, not in CI"
+	@echo "make test-kcsan    the kernel-side guest suites on a KCSAN kernel, failing on a data"
+	@echo "                   race in relay, sysfs relay or sched_relay (not in CI)"
 	@echo "make deps          install the Debian packages the project needs (idempotent)"
 	@echo "make kernel        unpack linux-source-\$$KVER into build/kernel-\$$KVER/linux, apply"
 	@echo "                   patches/\$$KVER/series (one commit per patch), configure, and build"
 	@echo "                   build/kernel-\$$KVER/obj/arch/x86/boot/bzImage"
 	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...)"
 	@echo "                   in build/kernel-\$$KVER/obj-debug"
+	@echo "make kernel-kcsan  the same with qemu/kernel-kcsan.config in build/kernel-\$$KVER/obj-kcsan"
 	@echo "make modules       build tracepoints-demo/, tests/modules/ and bench/ against the"
 	@echo "                   kernel, in build/kernel-\$$KVER/modules"
 	@echo "make initramfs     build build/kernel-\$$KVER/initramfs.cpio.gz (busybox, the"
@@ -128,6 +138,10 @@ kernel-debug: kernel-tree
 	$(call gen-config,$(KOBJ_DEBUG),$(KCONFIG_FRAGMENT) $(KCONFIG_DEBUG_FRAGMENT))
 	$(call build-kernel,$(KOBJ_DEBUG))
 
+kernel-kcsan: kernel-tree
+	$(call gen-config,$(KOBJ_KCSAN),$(KCONFIG_FRAGMENT) $(KCONFIG_KCSAN_FRAGMENT))
+	$(call build-kernel,$(KOBJ_KCSAN))
+
 # The tree is unpacked from a tarball and has no upstream history, so
 # checkpatch cannot look up the commits that Fixes: tags name.
 check-patches: kernel-tree
@@ -160,6 +174,9 @@ modules: kernel
 modules-debug: kernel-debug
 	$(call build-modules,$(MMAKE_DEBUG),$(DEBUG_MODULES))
 
+modules-kcsan: kernel-kcsan
+	$(call build-modules,$(MMAKE_KCSAN),$(KCSAN_MODULES))
+
 guest-programs: deps $(GUEST_TESTS)
 	@mkdir -p $(GUEST)/bin
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop OUT=$(GUEST)/bin STATIC=1; fi
@@ -186,6 +203,10 @@ initramfs: modules guest-programs
 initramfs-debug: modules-debug guest-programs
 	@scripts/mkinitramfs $(INITRAMFS_DEBUG) $(GUEST) \
 		$(addprefix $(DEBUG_MODULES)/,$(MODULE_DIRS))
+
+initramfs-kcsan: modules-kcsan guest-programs
+	@scripts/mkinitramfs $(INITRAMFS_KCSAN) $(GUEST) \
+		$(addprefix $(KCSAN_MODULES)/,$(MODULE_DIRS))
 
 # --- running and testing ----------------------------------------------------
 
@@ -221,10 +242,17 @@ test-kernel: deps
 test-6.12:
 	@$(MAKE) -s test-kernel KVER=6.12
 
+# The kernel-side guest suites on a KCSAN kernel (qemu/kernel-kcsan.config):
+# a data race report in relay, the sysfs relay files or sched_relay fails.
+test-kcsan: deps
+	@TEST_SUITES=kcsan tests/run-all
+
 clean:
 	rm -rf $(GUEST) $(BUILD)/test-logs $(BUILD)/test-share $(BUILD)/bench \
 		$(foreach k,$(KVERS),$(addprefix $(BUILD)/kernel-$(k)/,initramfs \
-		initramfs.cpio.gz initramfs-debug initramfs-debug.cpio.gz modules debug-modules))
+		initramfs.cpio.gz initramfs-debug initramfs-debug.cpio.gz \
+		initramfs-kcsan initramfs-kcsan.cpio.gz modules debug-modules \
+		kcsan-modules))
 	@if [ -f relaytop/Makefile ]; then $(MAKE) -s -C relaytop clean; fi
 
 distclean: clean
