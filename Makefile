@@ -57,14 +57,17 @@ CC ?= gcc
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static \
 	-I$(TOP)/tests/lib -I$(TOP)/include/uapi
 
-MODULE_DIRS := tracepoints-demo tests/modules bench
+# The test and bench modules, built out of tree against the kernel.  The
+# scheduler-event module is the series' sample (samples/relay, built with
+# the kernel from tracepoints-demo/sched_relay.c, its one source).
+MODULE_DIRS := tests/modules bench
 GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
 .PHONY: all help deps kernel kernel-debug kernel-kcsan kernel-tree modules \
 	modules-debug modules-kcsan guest-programs initramfs initramfs-debug \
 	initramfs-kcsan run bench-host test test-hog test-kernel test-6.12 \
-	test-kcsan unit-tests guest-tests check-patches clean distclean
+	test-kcsan unit-tests guest-tests check-patches check-i386 clean distclean
 
 all: kernel modules initramfs
 
@@ -83,7 +86,7 @@ help:
 	@echo "make kernel-debug  the same with qemu/kernel-debug.config (KASAN, lockdep, ...)"
 	@echo "                   in build/kernel-\$$KVER/obj-debug"
 	@echo "make kernel-kcsan  the same with qemu/kernel-kcsan.config in build/kernel-\$$KVER/obj-kcsan"
-	@echo "make modules       build tracepoints-demo/, tests/modules/ and bench/ against the"
+	@echo "make modules       build tests/modules/ and bench/ against the"
 	@echo "                   kernel, in build/kernel-\$$KVER/modules"
 	@echo "make initramfs     build build/kernel-\$$KVER/initramfs.cpio.gz (busybox, the"
 	@echo "                   programs of build/guest, the modules)"
@@ -93,6 +96,7 @@ help:
 	@echo "                   against ftrace; table and build/bench/results.json"
 	@echo "make bench-host    relaytop's drain path on a fake channel: CPU ns per event (host)"
 	@echo "make check-patches checkpatch.pl --strict on every patch of patches/\$$KVER/series"
+	@echo "make check-i386    build the series' C files for 32-bit x86 with W=1 and sparse"
 	@echo "make clean         remove build output but keep the kernel trees; distclean: all"
 	@echo "KVER=6.12          any of these against linux-source-6.12 (default KVER=6.1)"
 deps:
@@ -141,6 +145,22 @@ kernel-debug: kernel-tree
 kernel-kcsan: kernel-tree
 	$(call gen-config,$(KOBJ_KCSAN),$(KCONFIG_FRAGMENT) $(KCONFIG_KCSAN_FRAGMENT))
 	$(call build-kernel,$(KOBJ_KCSAN))
+
+# The series' C files built for 32-bit x86 (i386 tinyconfig with SMP,
+# relay, sysfs, debugfs and lockdep), W=1 and sparse: relay's counters take
+# the u64_stats seqcount paths there that 64-bit compiles out.
+I386_OBJ := $(KBUILD)/obj-i386
+check-i386: kernel-tree
+	@set -e; mkdir -p $(I386_OBJ); \
+	$(MAKE) -s -C $(KSRC) O=$(I386_OBJ) ARCH=i386 tinyconfig >/dev/null; \
+	$(KSRC)/scripts/config --file $(I386_OBJ)/.config -e SMP -e RELAY -e SYSFS \
+		-e DEBUG_FS -e DEBUG_KERNEL -e PROVE_LOCKING -e MODULES -e PRINTK; \
+	$(MAKE) -s -C $(KSRC) O=$(I386_OBJ) ARCH=i386 olddefconfig >/dev/null; \
+	grep -q '^CONFIG_RELAY=y' $(I386_OBJ)/.config || { echo "check-i386: RELAY did not stick"; exit 1; }; \
+	$(MAKE) -s -C $(KSRC) O=$(I386_OBJ) ARCH=i386 CC="$(KCC)" -j$(JOBS) W=1 C=1 \
+		kernel/relay.o fs/sysfs/relay.o fs/kernfs/file.o 2>&1 | tee $(I386_OBJ)/check.log; \
+	echo "  CHECK   i386 W=1 C=1: $$(grep -c -E 'warning|error' $(I386_OBJ)/check.log) warnings"; \
+	! grep -q -E 'warning|error' $(I386_OBJ)/check.log
 
 # The tree is unpacked from a tarball and has no upstream history, so
 # checkpatch cannot look up the commits that Fixes: tags name.
@@ -198,15 +218,15 @@ $(GUEST)/tests/%: tests/guest/%.c tests/lib/test-lib.c tests/lib/test-lib.h incl
 
 initramfs: modules guest-programs
 	@scripts/mkinitramfs $(INITRAMFS) $(GUEST) \
-		$(addprefix $(MODULES_COPY)/,$(MODULE_DIRS))
+		$(addprefix $(MODULES_COPY)/,$(MODULE_DIRS)) $(KOBJ)/samples/relay
 
 initramfs-debug: modules-debug guest-programs
 	@scripts/mkinitramfs $(INITRAMFS_DEBUG) $(GUEST) \
-		$(addprefix $(DEBUG_MODULES)/,$(MODULE_DIRS))
+		$(addprefix $(DEBUG_MODULES)/,$(MODULE_DIRS)) $(KOBJ_DEBUG)/samples/relay
 
 initramfs-kcsan: modules-kcsan guest-programs
 	@scripts/mkinitramfs $(INITRAMFS_KCSAN) $(GUEST) \
-		$(addprefix $(KCSAN_MODULES)/,$(MODULE_DIRS))
+		$(addprefix $(KCSAN_MODULES)/,$(MODULE_DIRS)) $(KOBJ_KCSAN)/samples/relay
 
 # --- running and testing ----------------------------------------------------
 

@@ -34,9 +34,10 @@
  * The buffers, the attributes and stats/ exist before the KOBJ_ADD uevent
  * of the kobject (add@/kernel/sched_relay, SUBSYSTEM=sched_relay); rmmod
  * sends remove@/kernel/sched_relay.  A geometry change re-creates buffers/
- * later; readers learn of it from 'generation', which is notified.
+ * later; readers learn of it from 'generation', which is notified, and
+ * from a KOBJ_CHANGE uevent (RELAY=buffers) once the new files are there.
  *
- * Buffer layout (include/uapi/sched_relay.h is the one definition):
+ * Buffer layout (sched_relay.h is the one definition):
  *
  *   one CPU's buffer: n_subbufs sub-buffers of subbuf_size bytes
  *   +------------+------------+-----+------------+
@@ -58,7 +59,7 @@
  * seqlock: seq is SCHED_RELAY_SEQ_BUSY while the rest is written and is
  * published last, with release semantics.  In no-overwrite mode the
  * callback refuses a full buffer without touching it, and relay counts the
- * event as dropped (stats.refused_count); in overwrite mode it always accepts and
+ * event as dropped (counts.refused_count); in overwrite mode it always accepts and
  * readers notice overwritten sub-buffers by their changed seq.
  *
  * Every event a probe sees while there is a channel gets the next number
@@ -159,8 +160,10 @@ static struct {
 	struct mutex lock;		/* serializes configuration changes */
 	struct kset *kset;		/* the kobject's, for its uevents */
 	struct kobject *kobj;		/* /sys/kernel/sched_relay */
-	struct relay_attribute rattr;	/* buffers/cpuN */
+	struct sysfs_relay *files;	/* buffers/cpuN, when chan exists */
 	struct rchan *chan;		/* the channel that exists, or NULL */
+	size_t subbuf_size;		/* its geometry (or the last asked) */
+	size_t n_subbufs;
 	bool enabled;
 	unsigned int events;		/* SCHED_RELAY_* bits */
 	unsigned int attached;		/* event types with a probe attached */
@@ -202,14 +205,14 @@ MODULE_PARM_DESC(events, "mask of event types to record, 0x0..0x7f (0x7f)");
  * with no writer when the channel is created or reset.
  */
 static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
-				    void *prev_subbuf, size_t prev_padding)
+				    void *prev_subbuf)
 {
 	struct sched_relay_header *hdr = subbuf;
 
 	if (!READ_ONCE(sched_relay.overwrite) && relay_buf_full(buf))
 		return 0;
 
-	/* The header is a seqlock (include/uapi/sched_relay.h). */
+	/* The header is a seqlock (sched_relay.h). */
 	WRITE_ONCE(hdr->seq, SCHED_RELAY_SEQ_BUSY);
 	/*
 	 * A reader may still be copying this sub-buffer's previous lap in
@@ -223,7 +226,7 @@ static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 	hdr->cpu = buf->cpu;
 	hdr->record_size = SCHED_RELAY_REC_SIZE;
 	hdr->first_ts = 0;
-	hdr->dropped = buf->stats.refused_count + buf->stats.big_count;
+	hdr->dropped = buf->counts.refused_count + buf->stats.big_count;
 	hdr->generation = READ_ONCE(sched_relay.generation);
 	hdr->reserved = 0;
 	/* the event being reserved (the write path has not counted it yet) */
@@ -238,6 +241,10 @@ static int sched_relay_subbuf_start(struct rchan_buf *buf, void *subbuf,
 	smp_store_release(&hdr->seq, buf->subbufs_produced);
 	return 1;
 }
+
+/* buffers/cpuN: the channel's directory, apart from the attributes */
+static const struct relay_attribute sched_relay_buffers =
+	__ATTR_RELAY(buffers, 0600, sched_relay_subbuf_start);
 
 /*
  * Reserve a record in this CPU's buffer and give the event its number
@@ -585,15 +592,17 @@ static bool sched_relay_wakeup_valid(unsigned long n)
 
 static int sched_relay_create_channel(size_t size, size_t n)
 {
-	int err;
+	struct sysfs_relay *files;
 
 	sched_relay_zero_event_seqs();
-	sched_relay.rattr.subbuf_size = size;
-	sched_relay.rattr.n_subbufs = n;
-	err = sysfs_create_relay_file(sched_relay.kobj, &sched_relay.rattr);
-	if (err)
-		return err;
-	sched_relay.chan = sched_relay.rattr.rchan;
+	files = sysfs_create_relay_file(sched_relay.kobj, &sched_relay_buffers,
+					size, n, NULL);
+	if (IS_ERR(files))
+		return PTR_ERR(files);
+	sched_relay.files = files;
+	sched_relay.chan = sysfs_relay_chan(files);
+	sched_relay.subbuf_size = size;
+	sched_relay.n_subbufs = n;
 	/*
 	 * Until this is set, relay wakes pollers for every sub-buffer:
 	 * earlier than asked, never later.  It cannot fail: chan is set
@@ -608,7 +617,8 @@ static void sched_relay_destroy_channel(void)
 {
 	if (!sched_relay.chan)
 		return;
-	sysfs_remove_relay_file(sched_relay.kobj, &sched_relay.rattr);
+	sysfs_remove_relay_file(sched_relay.files);
+	sched_relay.files = NULL;
 	sched_relay.chan = NULL;
 }
 
@@ -619,8 +629,8 @@ static void sched_relay_destroy_channel(void)
  */
 static int sched_relay_set_geometry(size_t size, size_t n)
 {
-	size_t old_size = sched_relay.rattr.subbuf_size;
-	size_t old_n = sched_relay.rattr.n_subbufs;
+	size_t old_size = sched_relay.subbuf_size;
+	size_t old_n = sched_relay.n_subbufs;
 	u64 avail, want, have = 0;
 	int err;
 
@@ -913,12 +923,12 @@ static ssize_t sched_relay_store_geometry(struct kobj_attribute *attr,
 		return err;
 
 	mutex_lock(&sched_relay.lock);
-	size = is_size ? val : sched_relay.rattr.subbuf_size;
-	n = is_size ? sched_relay.rattr.n_subbufs : val;
+	size = is_size ? val : sched_relay.subbuf_size;
+	n = is_size ? sched_relay.n_subbufs : val;
 	if (!sched_relay_geometry_valid(size, n)) {
 		err = -EINVAL;
-	} else if (size != sched_relay.rattr.subbuf_size ||
-		   n != sched_relay.rattr.n_subbufs || !sched_relay.chan) {
+	} else if (size != sched_relay.subbuf_size ||
+		   n != sched_relay.n_subbufs || !sched_relay.chan) {
 		err = sched_relay_set_geometry(size, n);
 		if (!err)
 			sched_relay_notify(attr->attr.name);
@@ -930,7 +940,7 @@ static ssize_t sched_relay_store_geometry(struct kobj_attribute *attr,
 static ssize_t subbuf_size_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	return sched_relay_show_size(buf, &sched_relay.rattr.subbuf_size);
+	return sched_relay_show_size(buf, &sched_relay.subbuf_size);
 }
 
 static ssize_t subbuf_size_store(struct kobject *kobj,
@@ -943,7 +953,7 @@ static ssize_t subbuf_size_store(struct kobject *kobj,
 static ssize_t n_subbufs_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
-	return sched_relay_show_size(buf, &sched_relay.rattr.n_subbufs);
+	return sched_relay_show_size(buf, &sched_relay.n_subbufs);
 }
 
 static ssize_t n_subbufs_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -1059,10 +1069,10 @@ struct sched_relay_stat_attribute {
 static u64 sched_relay_counter(unsigned int cpu,
 			       enum sched_relay_counter counter)
 {
-	struct rchan_buf_stats st;
+	struct relay_counters st;
 	struct rchan_buf *rbuf;
 
-	if (!cpu_possible(cpu) || relay_buf_stats(sched_relay.chan, cpu, &st))
+	if (!cpu_possible(cpu) || relay_buf_counters(sched_relay.chan, cpu, &st))
 		return 0;
 	rbuf = *per_cpu_ptr(sched_relay.chan->buf, cpu);
 	switch (counter) {
@@ -1269,10 +1279,6 @@ static int __init sched_relay_init(void)
 	sched_relay.overwrite = param_overwrite;
 	sched_relay.wakeup_subbufs = param_wakeup_subbufs;
 	sched_relay.generation = 1;
-	/* buffers/cpuN: the channel's directory, apart from the attributes */
-	sched_relay.rattr.attr.name = "buffers";
-	sched_relay.rattr.attr.mode = 0600;
-	sched_relay.rattr.subbuf_start = sched_relay_subbuf_start;
 
 	err = sched_relay_add_kobj();
 	if (err)

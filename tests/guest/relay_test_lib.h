@@ -139,22 +139,6 @@ static inline bool get_stats(const char *file, unsigned int cpu, struct cpu_stat
 	return found;
 }
 
-/* The "total FULL BIG" line of a stats file: relay_stats()' sums. */
-static inline bool get_totals(const char *file, unsigned long long *full,
-			      unsigned long long *big)
-{
-	char line[256];
-	bool found = false;
-	FILE *f = open_ctl_file(file);
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "total %llu %llu", full, big) == 2;
-	fclose(f);
-	return found;
-}
-
 /* CPUs that are online now, as a list; returns how many. */
 static inline unsigned int online_cpus(unsigned int *cpus)
 {

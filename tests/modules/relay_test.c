@@ -28,8 +28,8 @@
  *			(0644)
  *	stats		header, then per CPU that has a buffer:
  *			"cpu events bytes full big refused produced consumed
- *			wakeups overwrites overwrite_bytes", then "total FULL
- *			BIG" from relay_stats() (0444); wakeups is relay's
+ *			wakeups overwrites overwrite_bytes", from
+ *			relay_buf_counters() (0444); wakeups is relay's
  *			wakeup_count, overwrites its overwrite_count;
  *			produced and consumed count sub-buffers from the
  *			channel's creation (a reset does not set them back)
@@ -43,6 +43,9 @@
  *	debugfs_write, debugfs_reset, debugfs_stats
  *			the same for a debugfs channel "dbg" in
  *			/sys/kernel/debug/relay_test/ (no-overwrite)
+ *	dbg_fail	"CPU": the debugfs channel's create_buf_file() fails
+ *			for file dbg<CPU> (as debugfs does without memory);
+ *			"-1": it does not (0600)
  *	global_write, global_reset, global_stats
  *			the same for a buffer-only global channel (one buffer
  *			that every CPU writes to, no-overwrite, the geometry
@@ -130,28 +133,40 @@ static size_t relay_test_wakeup_subbufs = 1;
 static atomic_long_t relay_test_calls;
 static atomic_long_t relay_test_bad_private;
 
-static struct relay_attribute relay_test_attr = __ATTR_RELAY(buffers, 0600, 4096, 4, NULL);
+/* The sysfs channel's files, its geometry (under relay_test_lock). */
+static struct sysfs_relay *relay_test_files;
+static size_t relay_test_subbuf_size = 4096;
+static size_t relay_test_n_subbufs = 4;
 
 static void relay_test_check_private(struct rchan_buf *buf)
 {
 	atomic_long_inc(&relay_test_calls);
-	if (buf->chan->private_data != &relay_test_attr)
+	if (buf->chan->private_data != &relay_test_sysfs)
 		atomic_long_inc(&relay_test_bad_private);
 }
 
 static int relay_test_subbuf_overwrite(struct rchan_buf *buf, void *subbuf,
-				       void *prev_subbuf, size_t prev_padding)
+				       void *prev_subbuf)
 {
 	relay_test_check_private(buf);
 	return 1;
 }
 
 static int relay_test_subbuf_stop(struct rchan_buf *buf, void *subbuf,
-				  void *prev_subbuf, size_t prev_padding)
+				  void *prev_subbuf)
 {
 	relay_test_check_private(buf);
 	return !relay_buf_full(buf);
 }
+
+/* One attribute per mode, const: the channel's state is not in them. */
+static const struct relay_attribute relay_test_buf_attrs[RELAY_TEST_NR_MODES] = {
+	[RELAY_TEST_DEFAULT]	= __ATTR_RELAY(buffers, 0600, NULL),
+	[RELAY_TEST_OVERWRITE]	= __ATTR_RELAY(buffers, 0600,
+					       relay_test_subbuf_overwrite),
+	[RELAY_TEST_CALLBACK]	= __ATTR_RELAY(buffers, 0600,
+					       relay_test_subbuf_stop),
+};
 
 /* --- writing records ------------------------------------------------------ */
 
@@ -519,10 +534,10 @@ static ssize_t bench_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (!relay_test_sysfs.rchan)
 		goto out;
 	ret = -EINVAL;
-	if (b.size > relay_test_attr.subbuf_size)
+	if (b.size > relay_test_subbuf_size)
 		goto out;
 	ret = -ENOMEM;
-	b.area_size = relay_test_attr.subbuf_size;
+	b.area_size = relay_test_subbuf_size;
 	b.rec = kmalloc(b.size, GFP_KERNEL);
 	b.area = kvmalloc(b.area_size, GFP_KERNEL);
 	if (!b.rec || !b.area)
@@ -547,23 +562,16 @@ out:
 
 static int relay_test_create(void)
 {
-	int ret;
+	struct sysfs_relay *files;
 
-	switch (relay_test_mode) {
-	case RELAY_TEST_OVERWRITE:
-		relay_test_attr.subbuf_start = relay_test_subbuf_overwrite;
-		break;
-	case RELAY_TEST_CALLBACK:
-		relay_test_attr.subbuf_start = relay_test_subbuf_stop;
-		break;
-	default:
-		relay_test_attr.subbuf_start = NULL;
-		break;
-	}
-	ret = sysfs_create_relay_file(relay_test_kobj, &relay_test_attr);
-	if (ret)
-		return ret;
-	relay_test_sysfs.rchan = relay_test_attr.rchan;
+	files = sysfs_create_relay_file(relay_test_kobj,
+					&relay_test_buf_attrs[relay_test_mode],
+					relay_test_subbuf_size,
+					relay_test_n_subbufs, &relay_test_sysfs);
+	if (IS_ERR(files))
+		return PTR_ERR(files);
+	relay_test_files = files;
+	relay_test_sysfs.rchan = sysfs_relay_chan(files);
 	memset(relay_test_sysfs.seq, 0, nr_cpu_ids * sizeof(u64));
 	/* The value was accepted by relay before: this cannot fail. */
 	WARN_ON(relay_set_wakeup_subbufs(relay_test_sysfs.rchan,
@@ -574,7 +582,8 @@ static int relay_test_create(void)
 static void relay_test_remove(void)
 {
 	relay_test_sysfs.rchan = NULL;
-	sysfs_remove_relay_file(relay_test_kobj, &relay_test_attr);
+	sysfs_remove_relay_file(relay_test_files);
+	relay_test_files = NULL;
 }
 
 static bool relay_test_geometry_ok(unsigned long size, unsigned long n,
@@ -584,14 +593,41 @@ static bool relay_test_geometry_ok(unsigned long size, unsigned long n,
 	       size * n <= (64UL << 20) && mode < RELAY_TEST_NR_MODES;
 }
 
+/* The CPU whose debugfs buffer file cannot be created, or -1 (dbg_fail). */
+static atomic_t relay_test_dbg_fail = ATOMIC_INIT(-1);
+
 static struct dentry *relay_test_dbg_create(const char *filename,
 					    struct dentry *parent,
 					    umode_t mode,
 					    struct rchan_buf *buf,
 					    int *is_global)
 {
+	char failing[sizeof("dbg") + 11];
+	int cpu = atomic_read(&relay_test_dbg_fail);
+
+	/* by name: relay names the file after the CPU it is for */
+	snprintf(failing, sizeof(failing), "dbg%d", cpu);
+	if (cpu >= 0 && !strcmp(filename, failing))
+		return ERR_PTR(-ENOMEM);
 	return debugfs_create_file(filename, mode, parent, buf,
 				   &relay_file_operations);
+}
+
+static ssize_t dbg_fail_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&relay_test_dbg_fail));
+}
+
+static ssize_t dbg_fail_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	int cpu;
+
+	if (kstrtoint(buf, 10, &cpu) || cpu < -1 || cpu >= (int)nr_cpu_ids)
+		return -EINVAL;
+	atomic_set(&relay_test_dbg_fail, cpu);
+	return count;
 }
 
 static int relay_test_dbg_remove(struct dentry *dentry)
@@ -630,7 +666,7 @@ static const struct rchan_callbacks relay_test_glob_cb = {
 
 /*
  * storm: for SECONDS, one writer per online CPU fills the sysfs channel,
- * one consumer per buffer hands sub-buffers back with relay_buf_consume()
+ * one consumer per buffer hands sub-buffers back with relay_subbufs_consumed()
  * and this thread calls relay_reset() in a loop.  The writers are kept
  * out of relay_reset() (relay requires it of its callers); the consumers
  * are not, since user space hands sub-buffers back whenever it likes.
@@ -680,10 +716,9 @@ static int relay_test_storm_consumer(void *arg)
 	struct relay_test_storm_buf *sb = arg;
 
 	while (!kthread_should_stop()) {
-		/* one more than consumed, racing resets: may be stale */
-		if (!relay_buf_consume(sb->buf,
-				       READ_ONCE(sb->buf->subbufs_consumed) + 1))
-			atomic_long_inc(&sb->storm->handbacks);
+		/* one more, racing resets (relay takes the reader lock) */
+		relay_subbufs_consumed(sb->storm->rchan, sb->cpu, 1);
+		atomic_long_inc(&sb->storm->handbacks);
 		cond_resched();
 	}
 	return 0;
@@ -693,7 +728,7 @@ static int relay_test_storm_consumer(void *arg)
 static void relay_test_storm_check(struct relay_test_storm *s)
 {
 	size_t n = s->rchan->n_subbufs, produced, consumed;
-	struct rchan_buf_stats st;
+	struct relay_counters st;
 	struct rchan_buf *buf;
 	unsigned int cpu;
 
@@ -711,7 +746,7 @@ static void relay_test_storm_check(struct relay_test_storm *s)
 				relay_test_storm_result.consumed = consumed;
 			}
 		}
-		if (!relay_buf_stats(s->rchan, cpu, &st)) {
+		if (!relay_buf_counters(s->rchan, cpu, &st)) {
 			relay_test_storm_result.events += st.record_count;
 			relay_test_storm_result.full += st.full_count;
 		}
@@ -761,7 +796,7 @@ static ssize_t storm_store(struct kobject *kobj, struct kobj_attribute *attr,
 	mutex_lock(&relay_test_lock);
 	cpus_read_lock();
 	ret = -ENODEV;
-	if (!relay_test_sysfs.rchan || relay_test_attr.subbuf_size < 64)
+	if (!relay_test_sysfs.rchan || relay_test_subbuf_size < 64)
 		goto out_unlock;
 	s.rchan = relay_test_sysfs.rchan;
 	init_rwsem(&s.sem);
@@ -851,7 +886,7 @@ static void relay_test_unclash(void)
 	if (relay_test_clash_cpu < 0)
 		return;
 	sysfs_remove_file_from_group(relay_test_kobj, &relay_test_clash_attr.attr,
-				     relay_test_attr.attr.name);
+				     "buffers");
 	kfree(relay_test_clash_attr.attr.name);
 	relay_test_clash_attr.attr.name = NULL;
 	relay_test_clash_cpu = -1;
@@ -879,7 +914,7 @@ static ssize_t clash_store(struct kobject *kobj, struct kobj_attribute *attr,
 		relay_test_clash_attr.show = relay_test_clash_show;
 		ret = sysfs_add_file_to_group(relay_test_kobj,
 					      &relay_test_clash_attr.attr,
-					      relay_test_attr.attr.name);
+					      "buffers");
 		if (ret) {
 			kfree(name);
 			relay_test_clash_attr.attr.name = NULL;
@@ -903,15 +938,14 @@ enum relay_test_orphan_state { ORPHAN_NONE, ORPHAN_LIVE, ORPHAN_DELETED };
 
 static struct kobject *relay_test_orphan_kobj;
 static enum relay_test_orphan_state relay_test_orphan_state;
-static struct relay_attribute relay_test_orphan_attr =
-	__ATTR_RELAY(buffers, 0400, 4096, 2, NULL);
+static struct sysfs_relay *relay_test_orphan_files;
 
 static void relay_test_orphan_remove(void)
 {
 	if (relay_test_orphan_state == ORPHAN_NONE)
 		return;
-	sysfs_remove_relay_file(relay_test_orphan_kobj,
-				&relay_test_orphan_attr);
+	sysfs_remove_relay_file(relay_test_orphan_files);
+	relay_test_orphan_files = NULL;
 	kobject_put(relay_test_orphan_kobj);
 	relay_test_orphan_kobj = NULL;
 	relay_test_orphan_state = ORPHAN_NONE;
@@ -921,13 +955,14 @@ static ssize_t orphan_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
 	static const char *const names[] = { "none", "live", "deleted" };
-	struct rchan_buf_stats st;
+	struct relay_counters st;
 	unsigned int cpu, nbufs = 0;
 	ssize_t len;
 
 	mutex_lock(&relay_test_lock);
-	for (cpu = 0; relay_test_orphan_attr.rchan && cpu < nr_cpu_ids; cpu++)
-		if (!relay_buf_stats(relay_test_orphan_attr.rchan, cpu, &st))
+	for (cpu = 0; relay_test_orphan_files && cpu < nr_cpu_ids; cpu++)
+		if (!relay_buf_counters(sysfs_relay_chan(relay_test_orphan_files),
+					cpu, &st))
 			nbufs++;
 	len = sysfs_emit(buf, "%s %u\n", names[relay_test_orphan_state],
 			 nbufs);
@@ -951,9 +986,13 @@ static ssize_t orphan_store(struct kobject *dir, struct kobj_attribute *attr,
 		if (!kobj)
 			goto out;
 		relay_test_orphan_kobj = kobj;
-		ret = sysfs_create_relay_file(relay_test_orphan_kobj,
-					      &relay_test_orphan_attr);
+		relay_test_orphan_files =
+			sysfs_create_relay_file(relay_test_orphan_kobj,
+						&relay_test_buf_attrs[RELAY_TEST_DEFAULT],
+						4096, 2, NULL);
+		ret = PTR_ERR_OR_ZERO(relay_test_orphan_files);
 		if (ret) {
+			relay_test_orphan_files = NULL;
 			kobject_put(relay_test_orphan_kobj);
 			relay_test_orphan_kobj = NULL;
 			goto out;
@@ -1064,7 +1103,7 @@ static ssize_t relay_test_stats(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
 	struct relay_test_chan *tc = relay_test_chan_of(attr);
-	struct rchan_buf_stats st;
+	struct relay_counters st;
 	struct rchan_buf *rbuf;
 	unsigned int cpu;
 	int len;
@@ -1072,7 +1111,7 @@ static ssize_t relay_test_stats(struct kobject *kobj,
 	len = sysfs_emit(buf, "cpu events bytes full big refused produced consumed wakeups overwrites overwrite_bytes\n");
 	mutex_lock(&relay_test_lock);
 	for (cpu = 0; tc->rchan && cpu < nr_cpu_ids; cpu++) {
-		if (relay_buf_stats(tc->rchan, cpu, &st))
+		if (relay_buf_counters(tc->rchan, cpu, &st))
 			continue;
 		/* a global channel's buffer is in slot 0 (relay_open_buf()) */
 		rbuf = *per_cpu_ptr(tc->rchan->buf, tc->rchan->is_global ? 0 : cpu);
@@ -1085,11 +1124,6 @@ static ssize_t relay_test_stats(struct kobject *kobj,
 				     st.wakeup_count, st.overwrite_count,
 				     st.overwrite_bytes);
 	}
-	/* the channel's drop totals, as relay_stats() sums them */
-	if (tc->rchan)
-		len += sysfs_emit_at(buf, len, "total %zu %zu\n",
-				     relay_stats(tc->rchan, RELAY_STATS_BUF_FULL),
-				     relay_stats(tc->rchan, RELAY_STATS_WRT_BIG));
 	mutex_unlock(&relay_test_lock);
 
 	return len;
@@ -1110,8 +1144,8 @@ static ssize_t geometry_show(struct kobject *kobj, struct kobj_attribute *attr,
 	ssize_t len;
 
 	mutex_lock(&relay_test_lock);
-	len = sysfs_emit(buf, "%zu %zu %u\n", relay_test_attr.subbuf_size,
-			 relay_test_attr.n_subbufs, relay_test_mode);
+	len = sysfs_emit(buf, "%zu %zu %u\n", relay_test_subbuf_size,
+			 relay_test_n_subbufs, relay_test_mode);
 	mutex_unlock(&relay_test_lock);
 	return len;
 }
@@ -1131,8 +1165,8 @@ static ssize_t geometry_store(struct kobject *kobj, struct kobj_attribute *attr,
 	mutex_lock(&relay_test_lock);
 	if (relay_test_sysfs.rchan)
 		relay_test_remove();
-	relay_test_attr.subbuf_size = size;
-	relay_test_attr.n_subbufs = n;
+	relay_test_subbuf_size = size;
+	relay_test_n_subbufs = n;
 	relay_test_mode = mode;
 	ret = relay_test_create();
 	mutex_unlock(&relay_test_lock);
@@ -1266,6 +1300,8 @@ static struct kobj_attribute bench_attr = __ATTR(bench, 0600, bench_show, bench_
 static struct kobj_attribute storm_attr = __ATTR(storm, 0600, storm_show, storm_store);
 static struct kobj_attribute beside_attr = __ATTR(beside, 0600, beside_show, beside_store);
 static struct kobj_attribute clash_attr = __ATTR(clash, 0600, clash_show, clash_store);
+static struct kobj_attribute dbg_fail_attr = __ATTR(dbg_fail, 0600, dbg_fail_show,
+						    dbg_fail_store);
 static struct kobj_attribute orphan_attr = __ATTR(orphan, 0600, orphan_show, orphan_store);
 static struct kobj_attribute hotplug_race_attr =
 	__ATTR(hotplug_race, 0600, hotplug_race_show, hotplug_race_store);
@@ -1289,6 +1325,7 @@ static struct attribute *relay_test_attrs[] = {
 	&storm_attr.attr,
 	&beside_attr.attr,
 	&clash_attr.attr,
+	&dbg_fail_attr.attr,
 	&orphan_attr.attr,
 	&hotplug_race_attr.attr,
 	NULL,
@@ -1322,8 +1359,8 @@ static int __init relay_test_init(void)
 	if (ret)
 		goto err_put_kobj;
 
-	relay_test_attr.subbuf_size = subbuf_size;
-	relay_test_attr.n_subbufs = n_subbufs;
+	relay_test_subbuf_size = subbuf_size;
+	relay_test_n_subbufs = n_subbufs;
 	ret = relay_test_create();
 	if (ret)
 		goto err_remove_group;
