@@ -22,9 +22,11 @@
  *    wrapped and the buffer dropped everything until the next reset).
  *  - hotplug_clash: a CPU comes online although its buffer file cannot be
  *    created (a name clash); the buffer works without its file and the
- *    log says so in one line.  Before: writing 1 to cpu3/online failed
- *    with ENOMEM, after a stack dump from sysfs_warn_dup() and "relay:
- *    cpu 3 buffer creation failed".
+ *    log says so in one line; once the name is free, the CPU's next
+ *    online makes the file, with the records written meanwhile.  Before:
+ *    writing 1 to cpu3/online failed with ENOMEM, after a stack dump from
+ *    sysfs_warn_dup() and "relay: cpu 3 buffer creation failed"; then
+ *    (series v2) the file never came until the channel was re-created.
  *  - open_hotplug_race: relay_open() (a new geometry) racing a CPU coming
  *    online gives that CPU a buffer and a file.  Before: relay_open()
  *    finished inside the window and cpu3 came online with neither (a
@@ -235,7 +237,7 @@ static void test_hotplug_clash(void)
 		test_msg("needs two CPUs");
 		return;
 	}
-	snprintf(needle, sizeof(needle), "no file cpu%u ", cpu);
+	snprintf(needle, sizeof(needle), "/cpu%u: no file (error ", cpu);
 	before = log_count(needle);
 	splats = log_splats();
 	if (!check(set_online(cpu, 0) == 0))
@@ -259,11 +261,79 @@ static void test_hotplug_clash(void)
 
 	r = ctl("clash", "-1\n");
 	check_int(r, ==, 0);
-	/* a new channel has the file again */
-	if (fresh(4096, 4, 0))
-		check(buf_file_exists(cpu));
+	/*
+	 * The file is tried again when the CPU next comes online: it appears
+	 * for the same channel, and the records written while it had no
+	 * file are there to read, each once.
+	 */
+	check(!buf_file_exists(cpu));
+	if (check(set_online(cpu, 0) == 0) && check(set_online(cpu, 1) == 0) &&
+	    check(buf_file_exists(cpu))) {
+		uint8_t data[20 * 64];
+		char path[64];
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), BUF_DIR "/cpu%u", cpu);
+		fd = open(path, O_RDONLY);
+		if (check_int(fd, >=, 0)) {
+			/* the last sub-buffer is the one being filled */
+			n = read_all(fd, data, sizeof(data), sizeof(data), NULL);
+			if (check_int(n, >=, 0))
+				stream_ok(data, n, cpu, 0, 10, 64);
+			close(fd);
+		}
+	}
+	check_int(log_count(needle), ==, before + 1);
 out_online:
 	ctl("clash", "-1\n");
+	set_online(cpu, 1);
+}
+
+/*
+ * A CPU comes online while the debugfs channel's file for it cannot be
+ * created: relay_prepare_cpu() fails the online, and must clear only
+ * that CPU's buffer slot.  CPU 0's buffer then still takes records; had
+ * its slot been cleared, relay_write() on CPU 0 would dereference NULL.
+ * The CPU must have no buffer yet, so the module is loaded again while
+ * it is offline (relay keeps the buffers of CPUs that go offline).
+ */
+static void test_dbg_file_fails(void)
+{
+	unsigned int cpu = cpus[ncpus - 1], first = cpus[0];
+	struct cpu_stats before, after;
+	int r, splats;
+
+	if (ncpus < 2) {
+		test_msg("needs two CPUs");
+		return;
+	}
+	splats = log_splats();
+	if (!check(set_online(cpu, 0) == 0))
+		return;
+	if (!check_int(system("rmmod relay_test && insmod /lib/modules/relay_test.ko"),
+		       ==, 0))
+		goto out;
+	if (!check_int(ctl("dbg_fail", "%u\n", cpu), ==, 0))
+		goto out;
+	r = set_online(cpu, 1);
+	test_msg("cpu%u/online with its debugfs file failing: %s", cpu,
+		 r ? strerror(-r) : "online");
+	/* relay fails the CPU's prepare step: the CPU stays offline */
+	check_int(r, !=, 0);
+	check_int(ctl("dbg_fail", "-1\n"), ==, 0);
+	if (check(get_stats("debugfs_stats", first, &before)) &&
+	    check_int(ctl("debugfs_write", "%u 10 64\n", first), ==, 0) &&
+	    check(get_stats("debugfs_stats", first, &after)))
+		check_uint(after.events + after.refused,
+			   ==, before.events + before.refused + 10);
+	/* and the CPU comes online once its file can be made */
+	check_int(set_online(cpu, 1), ==, 0);
+	if (check(get_stats("debugfs_stats", cpu, &after)))
+		check_uint(after.events, ==, 0);
+	check_int(log_splats(), ==, splats);
+out:
+	ctl("dbg_fail", "-1\n");
 	set_online(cpu, 1);
 }
 
@@ -392,8 +462,10 @@ int main(int argc, char **argv)
 		TEST(test_read_fault(), "a read() that faults loses nothing: it returns what it copied (EFAULT for none), and the next read() goes on from there");
 	if (want("reset_storm"))
 		TEST(test_reset_storm(), "resets racing hand-backs keep produced >= consumed and records flowing (" TEST__STR(STORM_SECS) " s)");
+	if (want("dbg_file_fails"))
+		TEST(test_dbg_file_fails(), "a debugfs buffer file that cannot be created fails the CPU's online and leaves CPU 0's buffer alone");
 	if (want("hotplug_clash"))
-		TEST(test_hotplug_clash(), "a CPU comes online although its file cannot be created; one log line says so");
+		TEST(test_hotplug_clash(), "a CPU comes online although its file cannot be created, one log line says so, and the file comes at its next online with the records written meanwhile");
 	if (want("open_hotplug_race"))
 		TEST(test_open_hotplug_race(), "relay_open() racing a CPU coming online gives that CPU a buffer and a file");
 	if (want("hotplug_gone_dir"))

@@ -3,7 +3,11 @@
  * sched_relay_uevent - pins that sched_relay announces its directory with
  * a KOBJ_ADD uevent ("add@/kernel/sched_relay") only when everything in it
  * is there: buffers/cpuN for every online CPU, the control files and the
- * stats/ arrays; and that rmmod announces its removal ("remove@...").
+ * stats/ arrays; that files made later are announced once they are there
+ * (a KOBJ_CHANGE, "change@/kernel/sched_relay" with RELAY=buffers): a new
+ * geometry's buffers/cpuN, the file of a CPU that comes online for the
+ * first time since the channel was made; and that rmmod announces its
+ * removal ("remove@...").
  *
  * The files are looked at the moment the event arrives, not after insmod
  * returns (by then they exist whatever the order): the test listens on a
@@ -230,6 +234,167 @@ static void test_remove_event(int fd)
 	check(access(SR_DIR, F_OK) && errno == ENOENT);
 }
 
+/*
+ * Write @val into the control file @name from a child at normal priority,
+ * on the caller's CPU: its pid.
+ */
+static pid_t set_in_child(const char *name, const char *val)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 0 };
+
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+		_exit(sr_set(name, val) ? 0 : 1);
+	}
+	return pid;
+}
+
+/* Write @val to cpu@cpu/online from a child, as set_in_child(): its pid. */
+static pid_t online_in_child(int cpu, const char *val)
+{
+	char path[64];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 0 };
+		int fd;
+
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+		fd = open(path, O_WRONLY);
+		_exit(fd >= 0 && write(fd, val, strlen(val)) > 0 ? 0 : 1);
+	}
+	return pid;
+}
+
+/*
+ * Wait in poll() on the uevent socket @fd while the child @pid makes a
+ * change, and look at the buffer files the moment each change@DEVPATH
+ * with RELAY=buffers arrives.  The caller runs SCHED_FIFO on the child's
+ * CPU, so it runs as soon as the kernel queues the event, before the
+ * child goes on: an event sent before its files exist finds them
+ * missing.  Returns the number of such events, the last one's view in
+ * @last and the child's exit status in @status.
+ */
+static int watch_child(int fd, pid_t pid, int nr_cpus, struct add_seen *last,
+		       int *status)
+{
+	static char msg[UEVENT_BUF];
+	bool exited = false;
+	int changes = 0;
+
+	*status = -1;
+	if (pid < 0)
+		return 0;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, exited ? 0 : 50) > 0) {
+			n = uevent_recv(fd, msg, sizeof(msg), MSG_DONTWAIT);
+			if (n > 0 && !strcmp(msg, "change@" DEVPATH) &&
+			    !strcmp(uevent_value(msg, n, "RELAY"), "buffers")) {
+				*last = (struct add_seen) { .event = true };
+				look(last, nr_cpus);
+				changes++;
+			}
+			continue;
+		}
+		/* the child's events are queued before its write returns */
+		if (exited)
+			break;
+		if (waitpid(pid, status, WNOHANG) == pid) {
+			*status = WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+			exited = true;
+		}
+	}
+	return changes;
+}
+
+/* Drop what is queued on the uevent socket. */
+static void drain(int fd)
+{
+	static char msg[UEVENT_BUF];
+
+	while (uevent_recv(fd, msg, sizeof(msg), MSG_DONTWAIT) > 0)
+		;
+}
+
+/* SCHED_FIFO on CPU 0, where the children that make changes run too. */
+static bool fifo_on_cpu0(void)
+{
+	struct sched_param fifo = { .sched_priority = 50 };
+
+	return check_int(sr_pin(0), ==, 0) &&
+	       check_int(sched_setscheduler(0, SCHED_FIFO, &fifo), ==, 0);
+}
+
+static void not_fifo(void)
+{
+	struct sched_param other = { .sched_priority = 0 };
+
+	sched_setscheduler(0, SCHED_OTHER, &other);
+}
+
+/*
+ * A new geometry removes buffers/ and makes it again: each is announced
+ * (change@, RELAY=buffers), the making once every cpuN is there.
+ */
+static void test_geometry_announced(int fd, int nr_cpus)
+{
+	struct add_seen last = { 0 };
+	int changes, status;
+
+	drain(fd);
+	if (!fifo_on_cpu0())
+		return;
+	changes = watch_child(fd, set_in_child("subbuf_size", "8192"),
+			      nr_cpus, &last, &status);
+	not_fifo();
+	check_int(status, ==, 0);
+	/* one for the files going, one for the new ones */
+	check_int(changes, ==, 2);
+	if (!check_int(last.nr_missing, ==, 0))
+		test_msg("missing when the last change@ arrived: %s", last.missing);
+	check_int(sr_wait(set_in_child("subbuf_size", "65536")), ==, 0);
+	drain(fd);
+}
+
+/*
+ * A CPU that comes online for the first time since the channel was made
+ * gets its buffer and file, announced once the file is there.
+ */
+static void test_cpu_online_announced(int fd, int nr_cpus)
+{
+	int cpu = nr_cpus - 1, changes, status;
+	struct add_seen last = { 0 };
+
+	if (!check_int(nr_cpus, >=, 2) || !check_int(sr_unload(), ==, 0))
+		return;
+	if (!check_int(sr_wait(online_in_child(cpu, "0")), ==, 0))
+		goto out;
+	if (!check_int(sr_load(NULL), ==, 0))
+		goto out;
+	drain(fd);	/* the load's: no change@ */
+	if (!fifo_on_cpu0())
+		goto out;
+	changes = watch_child(fd, online_in_child(cpu, "1"), nr_cpus, &last,
+			      &status);
+	not_fifo();
+	check_int(status, ==, 0);
+	check_int(changes, ==, 1);
+	if (!check_int(last.nr_missing, ==, 0))
+		test_msg("missing when change@ arrived: %s", last.missing);
+out:
+	sr_wait(online_in_child(cpu, "1"));
+}
+
 int main(void)
 {
 	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -247,6 +412,10 @@ int main(void)
 	TEST(test_add_after_files(fd, nr_cpus),
 	     "add@" DEVPATH " is sent when buffers/cpu0..%d, the control files and stats/ exist",
 	     nr_cpus - 1);
+	TEST(test_geometry_announced(fd, nr_cpus),
+	     "a new geometry's buffers/ is announced (change@, RELAY=buffers) once its files exist");
+	TEST(test_cpu_online_announced(fd, nr_cpus),
+	     "a CPU online for the first time gets buffers/cpuN, announced once it exists");
 	TEST(test_remove_event(fd), "rmmod sends remove@" DEVPATH);
 	close(fd);
 	return test_done();
