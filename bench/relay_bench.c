@@ -110,7 +110,7 @@ static void bench_fill_record(struct sched_relay_record *rec)
 
 /* relay: overwrite when full, like ftrace's default, so nothing is dropped. */
 static int bench_subbuf_start(struct rchan_buf *buf, void *subbuf,
-			      void *prev_subbuf, size_t prev_padding)
+			      void *prev_subbuf)
 {
 	return 1;
 }
