@@ -14,6 +14,7 @@ void app_init(struct app *a, const struct options *opt, enum output_mode out)
 	a->interval = opt->interval;
 	a->mode = opt->latency ? VIEW_LATENCY : opt->tasks ? VIEW_TASKS :
 		  VIEW_CPUS;
+	a->lat_kind = opt->latency_runq ? SCHED_LAT_RUNQ : SCHED_LAT_WAKEUP;
 	a->tasks = (struct task_table_opts) { .cpu = -1,
 					      .sort = TCOL_CPU };
 	a->hide_self = opt->hide_self;

@@ -28,6 +28,7 @@ struct app {
 	double interval;	/* seconds */
 	enum stats_sort sort;
 	enum view_mode mode;	/* CPUs, tasks or latency */
+	enum sched_lat_kind lat_kind;	/* wakeup or run-queue latency */
 	struct task_table_opts tasks;	/* the tasks view's sort and choices */
 	bool summary;		/* only the all row (top's 1) */
 	unsigned int scroll;	/* the first row shown of a long table */

@@ -63,18 +63,21 @@ static void print_figures(FILE *out, const struct view *v)
 	}
 	if (!v->batch_latency)
 		return;
-	if (v->final)
-		fprintf(out, "# latency since the start: wakeup to switch-in");
-	else
-		fprintf(out, "# latency interval %.3fs: wakeup to switch-in",
-			secs);
-	fprintf(out, "%s%s\n", filter[0] ? " " : "", filter);
-	sched_text_latency(out, m, v->final);
 	h = xcalloc(1, sizeof(*h));
-	sched_text_merged(m, v->final, h);
-	sched_text_histogram(out, h);
+	for (int k = SCHED_LAT_WAKEUP; k <= SCHED_LAT_RUNQ; k++) {
+		fprintf(out, "# %s ", sched_text_lat_name(k));
+		if (v->final)
+			fprintf(out, "since the start");
+		else
+			fprintf(out, "interval %.3fs", secs);
+		fprintf(out, ": %s%s%s\n", sched_text_lat_span(k),
+			filter[0] ? " " : "", filter);
+		sched_text_latency(out, m, v->final, k);
+		sched_text_merged(m, v->final, k, h);
+		sched_text_histogram(out, h);
+		fputc('\n', out);
+	}
 	free(h);
-	fputc('\n', out);
 }
 
 int batch_print(FILE *out, const struct view *v)

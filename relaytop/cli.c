@@ -51,12 +51,16 @@ static const char *const usage[] = {
 	"      --export-tracecmd OUT FILE  convert a recording to a trace.dat",
 	"                        (trace-cmd report, KernelShark)",
 	"      --report FILE     per task and per CPU: switches, wakeups,",
-	"                        migrations, wakeup-to-switch-in latency",
-	"                        (p50 p90 p99 max, missed), a log2 histogram",
+	"                        migrations, the wakeup latency and the",
+	"                        run-queue latency (p50 p90 p99 max, missed),",
+	"                        log2 histograms",
 	"      --tasks           show the tasks view (key t); with -b, a tasks",
 	"                        block after each per-CPU block",
-	"      --latency         show the latency view (key l); with -b, a",
-	"                        latency block after each per-CPU block",
+	"      --latency[=KIND]  show the latency view (key l) of KIND: wakeup",
+	"                        (the default: wakeup to switch-in) or runq",
+	"                        (run-queue latency: wakeup or preemption to",
+	"                        switch-in, as runqlat; key L); with -b, both",
+	"                        latency blocks after each per-CPU block",
 	"  -p, --pid PID[,PID]   count only these processes (their threads)",
 	"      --comm NAME       count only tasks of this name",
 	"  -C, --cpu CPULIST     count only these CPUs' records (0-3,8)",
@@ -109,7 +113,7 @@ static const struct option long_options[] = {
 	{ "export-tracecmd", required_argument, NULL, OPT_EXPORT_TRACECMD },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "tasks", no_argument, NULL, OPT_TASKS },
-	{ "latency", no_argument, NULL, OPT_LATENCY },
+	{ "latency", optional_argument, NULL, OPT_LATENCY },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "cpu", required_argument, NULL, 'C' },
@@ -224,6 +228,13 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 			break;
 		case OPT_LATENCY:
 			o->latency = true;
+			if (optarg && strcmp(optarg, "wakeup") &&
+			    strcmp(optarg, "runq")) {
+				snprintf(err, errlen, "--latency=%s: say "
+					 "wakeup or runq", optarg);
+				return -1;
+			}
+			o->latency_runq = optarg && !strcmp(optarg, "runq");
 			break;
 		case 'p':
 			if (filter_parse_pids(&o->filter, optarg, err, errlen))

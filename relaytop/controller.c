@@ -149,12 +149,33 @@ static void tasks_sort_status(struct app *a)
 static void next_sort(struct app *a)
 {
 	if (a->mode == VIEW_TASKS) {
-		a->tasks.sort = (a->tasks.sort + 1) % TCOL_NR;
+		/* the columns shown: the latency not shown is skipped */
+		do {
+			a->tasks.sort = (a->tasks.sort + 1) % TCOL_NR;
+		} while (!task_col_shown(a->tasks.sort, a->lat_kind));
 		tasks_sort_status(a);
 		return;
 	}
 	a->sort = (a->sort + 1) % SORT_NR;
 	app_status(a, false, "sorted by %s", stats_sort_name(a->sort));
+}
+
+/* The latency the views show: wakeup or run-queue (sched_model.h); a
+ * sort by the one hidden goes to the one shown. */
+static void latency_kind(struct app *a)
+{
+	static const enum task_col wake[] = { TCOL_LAT_AVG, TCOL_LAT_MAX };
+	static const enum task_col runq[] = { TCOL_RQ_AVG, TCOL_RQ_MAX };
+	bool to_runq = a->lat_kind == SCHED_LAT_WAKEUP;
+
+	a->lat_kind = to_runq ? SCHED_LAT_RUNQ : SCHED_LAT_WAKEUP;
+	for (size_t i = 0; i < ARRAY_SIZE(wake); i++)
+		if (a->tasks.sort == (to_runq ? wake[i] : runq[i]))
+			a->tasks.sort = to_runq ? runq[i] : wake[i];
+	app_status(a, false, "%s", to_runq ?
+		   "run-queue latency: wakeup or preemption to switch-in "
+		   "(as runqlat, perf sched latency)" :
+		   "wakeup latency: wakeup to switch-in");
 }
 
 static void view(struct app *a, enum view_mode mode)
@@ -252,6 +273,9 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 		return REACT_REDRAW;
 	case CMD_HOME:
 		a->scroll = 0;
+		return REACT_REDRAW;
+	case CMD_LAT_KIND:
+		latency_kind(a);
 		return REACT_REDRAW;
 	case CMD_SELF:
 		a->hide_self = !a->hide_self;

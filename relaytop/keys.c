@@ -14,6 +14,7 @@ static const struct key_binding table[] = {
 	{ ' ', NULL, CMD_PAUSE, NULL },
 	{ 't', "t", CMD_TASKS, "tasks view (again: back to the CPUs)" },
 	{ 'l', "l", CMD_LATENCY, "latency view (again: back to the CPUs)" },
+	{ 'L', "L", CMD_LAT_KIND, "wakeup or run-queue latency (runqlat's)" },
 	{ 's', "s F6", CMD_SORT, "next sort column (CPUs: CPU, events/s, drops, fill)" },
 	{ KEY_CODE_F(6), NULL, CMD_SORT, NULL },
 	{ 'I', "I", CMD_REVERSE, "reverse the tasks' sort" },

@@ -49,6 +49,7 @@ enum command {
 	CMD_PGDN,
 	CMD_HOME,		/* to the first row */
 	CMD_SELF,		/* hide or show relaytop's own events */
+	CMD_LAT_KIND,		/* wakeup or run-queue latency */
 };
 
 struct key_binding {

@@ -28,6 +28,7 @@ struct options {
 	const char *report;	/* --report FILE */
 	bool tasks;		/* --tasks: the tasks view */
 	bool latency;		/* --latency: the latency view */
+	bool latency_runq;	/* --latency=runq: the run-queue latency */
 	bool no_color;		/* --no-color, or NO_COLOR set */
 	struct filter filter;	/* -p, --comm, -C */
 	bool help;

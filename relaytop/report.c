@@ -39,7 +39,7 @@ static void feed(struct sched_model *m, const struct record_stream *s,
 int report_recording(const char *path, const struct filter *f, FILE *out)
 {
 	struct task_table_opts o = { .since_start = true, .cpu = -1,
-				     .sort = TCOL_LAT_MAX };
+				     .sort = TCOL_RQ_MAX };
 	struct record_stream s;
 	struct record_item it;
 	struct sched_model m;
@@ -75,18 +75,26 @@ int report_recording(const char *path, const struct filter *f, FILE *out)
 	filter_format(f, filt, sizeof(filt));
 	fprintf(out, "# relaytop --report %s%s%s\n", path, filt[0] ? " " : "",
 		filt);
-	fprintf(out, "# %u CPUs, %.6f s of records; latency: sched_waking or "
-		"sched_wakeup to the sched_switch that puts the task on; missed: "
-		"its switch-in fell in a counted gap\n", s.rd.ncpus,
-		any ? (double)(last - first) / 1e9 : 0.0);
+	fprintf(out, "# %u CPUs, %.6f s of records; wakeup latency: %s; "
+		"run-queue latency: %s; missed: the switch-in fell in a "
+		"counted gap\n", s.rd.ncpus,
+		any ? (double)(last - first) / 1e9 : 0.0,
+		sched_text_lat_span(SCHED_LAT_WAKEUP),
+		sched_text_lat_span(SCHED_LAT_RUNQ));
 	fprintf(out, "# tasks\n");
 	sched_text_tasks(out, &m, &o, 0, 0);
-	fprintf(out, "\n# latency per CPU\n");
-	sched_text_latency(out, &m, true);
+	for (int k = SCHED_LAT_WAKEUP; k <= SCHED_LAT_RUNQ; k++) {
+		fprintf(out, "\n# %s per CPU\n", sched_text_lat_name(k));
+		sched_text_latency(out, &m, true, k);
+	}
 	all = xcalloc(1, sizeof(*all));
-	sched_text_merged(&m, true, all);
-	fprintf(out, "\n# latency histogram, all CPUs above\n");
-	sched_text_histogram(out, all);
+	for (int k = SCHED_LAT_WAKEUP; k <= SCHED_LAT_RUNQ; k++) {
+		sched_text_merged(&m, true, k, all);
+		fprintf(out, "\n# %s histogram, all CPUs above%s\n",
+			sched_text_lat_name(k), k == SCHED_LAT_RUNQ ?
+			" (as runqlat draws it)" : "");
+		sched_text_histogram(out, all);
+	}
 	free(all);
 	if (fflush(out) || ferror(out)) {
 		fprintf(stderr, "%s: writing the report: %s\n", progname,

@@ -12,6 +12,10 @@
  * to run on: the CPU with the gap may have pulled the task, its
  * migration lost with the rest), so every wakeup waiting then is counted
  * as missed, where it was to run, rather than paired with a later one.
+ * The run-queue wait is the same but for where it starts: at a wakeup,
+ * or at a switch-out that leaves the task runnable (prev_state R, R+), as
+ * perf sched latency's add_sched_out_event() and runqlat's
+ * trace_enqueue() on sched_switch start it.
  */
 #include "sched_model.h"
 
@@ -221,6 +225,7 @@ static bool counts(const struct sched_model *m, const struct sched_task *t,
 	(ts)->all.field += (n);				\
 } while (0)
 
+/* A wakeup latency of t, switched in on cpu. */
 static void count_latency(struct sched_model *m, struct sched_task_stats *t,
 			  unsigned int cpu, uint64_t lat)
 {
@@ -236,6 +241,25 @@ static void count_latency(struct sched_model *m, struct sched_task_stats *t,
 		t->all.latency_max_ns = lat;
 	sched_hist_add(&c->lat_iv, lat);
 	sched_hist_add(&c->lat_all, lat);
+}
+
+/* A run-queue latency of t, switched in on cpu. */
+static void count_rq_latency(struct sched_model *m,
+			     struct sched_task_stats *t, unsigned int cpu,
+			     uint64_t lat)
+{
+	struct sched_cpu *c = &m->cpu[cpu];
+
+	if (!counts(m, &t->task, cpu))
+		return;
+	COUNT(t, rq_latencies, 1);
+	COUNT(t, rq_latency_sum_ns, lat);
+	if (lat > t->iv.rq_latency_max_ns)
+		t->iv.rq_latency_max_ns = lat;
+	if (lat > t->all.rq_latency_max_ns)
+		t->all.rq_latency_max_ns = lat;
+	sched_hist_add(&c->rq_iv, lat);
+	sched_hist_add(&c->rq_all, lat);
 }
 
 /* t ran on cpu from from to to: the part not counted yet counts. */
@@ -272,11 +296,9 @@ static void end_run(struct sched_model *m, unsigned int cpu,
 		m->on_run(m->ctx, &run);
 }
 
-/* t waits for its switch-in from now on. */
-static void start_waiting(struct sched_model *m, struct sched_task_stats *t)
+/* t is in the waitlist (a gap looks at it). */
+static void list_task(struct sched_model *m, struct sched_task_stats *t)
 {
-	t->waiting = true;
-	m->nwaiting++;
 	if (t->listed)
 		return;
 	if (m->nwaitlist == m->waitlist_cap) {
@@ -288,12 +310,59 @@ static void start_waiting(struct sched_model *m, struct sched_task_stats *t)
 	t->listed = true;
 }
 
+/* t's wakeup waits for its switch-in from now on. */
+static void start_waiting(struct sched_model *m, struct sched_task_stats *t)
+{
+	t->waiting = true;
+	m->nwaiting++;
+	list_task(m, t);
+}
+
+/* t is runnable and waits for a CPU since ts, to run on cpu. */
+static void start_rq_wait(struct sched_model *m, struct sched_task_stats *t,
+			  uint64_t ts, unsigned int cpu)
+{
+	t->rq_waiting = true;
+	t->rq_since = ts;
+	t->rq_cpu = cpu;
+	list_task(m, t);
+}
+
+/* t's wakeup may have had its switch-in in a gap. */
+static void miss_wakeup(struct sched_model *m, struct sched_task_stats *t)
+{
+	unsigned int to = t->woken_cpu;
+
+	t->waiting = false;
+	m->nwaiting--;
+	m->wakeups_missed++;
+	if (to < m->ncpus && counts(m, &t->task, to)) {
+		COUNT(t, missed, 1);
+		m->cpu[to].lat_iv.missed++;
+		m->cpu[to].lat_all.missed++;
+	}
+}
+
+/* The same of t's run-queue wait. */
+static void miss_rq_wait(struct sched_model *m, struct sched_task_stats *t)
+{
+	unsigned int to = t->rq_cpu;
+
+	t->rq_waiting = false;
+	m->rq_missed++;
+	if (to < m->ncpus && counts(m, &t->task, to)) {
+		COUNT(t, rq_missed, 1);
+		m->cpu[to].rq_iv.missed++;
+		m->cpu[to].rq_all.missed++;
+	}
+}
+
 /*
- * The switch-in of every wakeup waiting now, taken at or before
- * woken_by, may go unseen.  The waitlist holds every task that waited
- * since the last look (once each); those no longer waiting leave it, so
- * a look costs the tasks that waited since the one before, not the
- * table.
+ * The switch-in of every wait going on now (a wakeup's, a run-queue
+ * wait), begun at or before woken_by, may go unseen.  The waitlist holds
+ * every task that waited since the last look (once each); those no
+ * longer waiting leave it, so a look costs the tasks that waited since
+ * the one before, not the table.
  */
 static void miss_wakeups_by(struct sched_model *m, uint64_t woken_by)
 {
@@ -301,26 +370,17 @@ static void miss_wakeups_by(struct sched_model *m, uint64_t woken_by)
 
 	for (size_t i = 0; i < m->nwaitlist; i++) {
 		struct sched_task_stats *t = find_task(m, m->waitlist[i]);
-		unsigned int to;
 
 		if (!t)
 			continue;
-		if (t->waiting && t->woken_at > woken_by) {
+		if (t->waiting && t->woken_at <= woken_by)
+			miss_wakeup(m, t);
+		if (t->rq_waiting && t->rq_since <= woken_by)
+			miss_rq_wait(m, t);
+		if (t->waiting || t->rq_waiting)
 			m->waitlist[keep++] = m->waitlist[i];
-			continue;
-		}
-		t->listed = false;
-		if (!t->waiting)
-			continue;
-		to = t->woken_cpu;
-		t->waiting = false;
-		m->nwaiting--;
-		m->wakeups_missed++;
-		if (to < m->ncpus && counts(m, &t->task, to)) {
-			COUNT(t, missed, 1);
-			m->cpu[to].lat_iv.missed++;
-			m->cpu[to].lat_all.missed++;
-		}
+		else
+			t->listed = false;
 	}
 	m->nwaitlist = keep;
 }
@@ -393,6 +453,13 @@ uint64_t sched_model_time(const struct sched_model *m, unsigned int cpu,
 	return c && c->have_ts && ts < c->last_ts ? c->last_ts : ts;
 }
 
+/* A switch-out in this state leaves the task runnable (R, R+). */
+static bool runnable(uint8_t state)
+{
+	return state == SCHED_RELAY_STATE_RUNNING ||
+	       state == SCHED_RELAY_STATE_PREEMPTED;
+}
+
 static void on_switch(struct sched_model *m, unsigned int cpu,
 		      const struct sched_relay_record *r, uint64_t ts,
 		      struct sched_event *ev)
@@ -417,9 +484,15 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 			if (counts(m, &prev, cpu))
 				COUNT(p, no_wait, 1);
 		}
+		/* it ran: a run-queue wait before this is over; one left
+		 * runnable waits again from here, to run here unless it
+		 * migrates */
+		if (p->rq_waiting && ts >= p->rq_since)
+			p->rq_waiting = false;
+		if (runnable(r->state) && !p->rq_waiting)
+			start_rq_wait(m, p, ts, cpu);
 		if (counts(m, &prev, cpu)) {
-			if (r->state == SCHED_RELAY_STATE_RUNNING ||
-			    r->state == SCHED_RELAY_STATE_PREEMPTED)
+			if (runnable(r->state))
 				COUNT(p, involuntary, 1);
 			else
 				COUNT(p, voluntary, 1);
@@ -462,6 +535,14 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 		ev->latency_ns = lat;
 		count_latency(m, t, cpu, lat);
 	}
+	if (t->rq_waiting && ts >= t->rq_since) {
+		uint64_t lat = ts - t->rq_since;
+
+		t->rq_waiting = false;
+		ev->rq_latency = true;
+		ev->rq_latency_ns = lat;
+		count_rq_latency(m, t, cpu, lat);
+	}
 }
 
 static void on_wakeup(struct sched_model *m, unsigned int cpu,
@@ -485,6 +566,10 @@ static void on_wakeup(struct sched_model *m, unsigned int cpu,
 		t->woken_at = ts;
 	}
 	t->woken_cpu = r->target_cpu;	/* the latest word on where */
+	if (!t->rq_waiting)
+		start_rq_wait(m, t, ts, r->target_cpu);
+	else
+		t->rq_cpu = r->target_cpu;
 }
 
 static void on_task_event(struct sched_model *m, unsigned int cpu,
@@ -501,6 +586,8 @@ static void on_task_event(struct sched_model *m, unsigned int cpu,
 			COUNT(t, migrations, 1);
 		if (t->waiting)
 			t->woken_cpu = r->target_cpu;
+		if (t->rq_waiting)
+			t->rq_cpu = r->target_cpu;
 	} else if (r->type == SCHED_RELAY_EXIT) {
 		/* it runs: a wakeup it has not been switched in for found
 		 * it still on the CPU */
@@ -511,6 +598,8 @@ static void on_task_event(struct sched_model *m, unsigned int cpu,
 			if (counts(m, &t->task, cpu))
 				COUNT(t, no_wait, 1);
 		}
+		if (t)
+			t->rq_waiting = false;
 		/* its pid may name another task from now on */
 		if (t)
 			t->exited = true;
@@ -602,7 +691,18 @@ bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu)
 
 	return c && (c->records || c->gaps || c->lat_all.count ||
 		     c->lat_all.missed || c->lat_last.count ||
-		     c->lat_last.missed);
+		     c->lat_last.missed || c->rq_all.count ||
+		     c->rq_all.missed || c->rq_last.count ||
+		     c->rq_last.missed);
+}
+
+const struct sched_hist *sched_cpu_latency(const struct sched_cpu *c,
+					   enum sched_lat_kind kind,
+					   bool since_start)
+{
+	if (kind == SCHED_LAT_RUNQ)
+		return since_start ? &c->rq_all : &c->rq_last;
+	return since_start ? &c->lat_all : &c->lat_last;
 }
 
 bool sched_model_current(const struct sched_model *m, unsigned int cpu,
@@ -638,6 +738,8 @@ void sched_model_interval(struct sched_model *m, uint64_t now)
 		}
 		c->lat_last = c->lat_iv;
 		memset(&c->lat_iv, 0, sizeof(c->lat_iv));
+		c->rq_last = c->rq_iv;
+		memset(&c->rq_iv, 0, sizeof(c->rq_iv));
 	}
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->used[i])
@@ -653,8 +755,10 @@ void sched_model_interval(struct sched_model *m, uint64_t now)
 void sched_model_zero(struct sched_model *m)
 {
 	m->late = 0;
-	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++)
+	for (unsigned int cpu = 0; cpu < m->ncpus; cpu++) {
 		memset(&m->cpu[cpu].lat_all, 0, sizeof(m->cpu[cpu].lat_all));
+		memset(&m->cpu[cpu].rq_all, 0, sizeof(m->cpu[cpu].rq_all));
+	}
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->used[i])
 			memset(&m->tasks[i].all, 0, sizeof(m->tasks[i].all));

@@ -68,6 +68,8 @@ struct sched_cpu {
 	/* wakeup to switch-in here: the interval in progress, the last
 	 * one that ended, and since the start (or the last zeroing) */
 	struct sched_hist lat_iv, lat_last, lat_all;
+	/* run-queue latency here (wakeup or preemption to switch-in) */
+	struct sched_hist rq_iv, rq_last, rq_all;
 };
 
 /* A stretch of one task on one CPU that ended (or was cut short). */
@@ -87,12 +89,17 @@ struct sched_counts {
 	uint64_t migrations;	/* sched_migrate_task */
 	uint64_t runtime_ns;	/* ran, from switch pairs (open runs are
 				 * counted up to each interval's end) */
-	uint64_t latencies;	/* wakeup to switch-in seen */
+	uint64_t latencies;	/* wakeup latencies: wakeup to switch-in */
 	uint64_t latency_sum_ns;
 	uint64_t latency_max_ns;
 	uint64_t missed;	/* wakeups whose switch-in fell in a gap */
 	uint64_t no_wait;	/* wakeups of a task still on a CPU: it was
 				 * switched out later, never in (no latency) */
+	uint64_t rq_latencies;	/* run-queue latencies: wakeup or
+				 * preemption to switch-in */
+	uint64_t rq_latency_sum_ns;
+	uint64_t rq_latency_max_ns;
+	uint64_t rq_missed;	/* waits whose switch-in fell in a gap */
 };
 
 /* What the model knows of one task (by pid). */
@@ -109,6 +116,11 @@ struct sched_task_stats {
 	bool waiting;
 	uint64_t woken_at;
 	unsigned int woken_cpu;	/* where it is to run (target, migrations) */
+	/* runnable and waiting for a CPU (woken, or switched out runnable),
+	 * since rq_since, to run on rq_cpu */
+	bool rq_waiting;
+	uint64_t rq_since;
+	unsigned int rq_cpu;
 	bool have_cpu;
 	unsigned int last_cpu;	/* where it was last switched in */
 	bool exited;		/* a sched_process_exit was seen */
@@ -126,6 +138,8 @@ struct sched_event {
 				 * fork (parent) and exit, else the CPU's */
 	bool latency;		/* a switch put in a task that was woken: */
 	uint64_t latency_ns;
+	bool rq_latency;	/* a switch put in a task that was runnable */
+	uint64_t rq_latency_ns;
 };
 
 struct sched_model {
@@ -140,6 +154,7 @@ struct sched_model {
 	bool *used;
 	size_t ntasks, cap;
 	uint64_t wakeups_missed;	/* their switch-in fell in a gap */
+	uint64_t rq_missed;		/* run-queue waits the same */
 	uint64_t newest;		/* the newest record's time, any CPU */
 	uint64_t late;			/* records older than newest when
 					 * they came, since the start or
@@ -147,8 +162,8 @@ struct sched_model {
 	uint64_t reused;		/* task entries started again: a
 					 * new task with a known pid */
 	size_t nwaiting;		/* tasks waiting for their switch-in */
-	/* the pids of the tasks that waited since the last look, so that
-	 * a gap costs what waits, not every task ever seen */
+	/* the pids of the tasks that waited (either wait) since the last
+	 * look, so that a gap costs what waits, not every task ever seen */
 	int32_t *waitlist;
 	size_t nwaitlist, waitlist_cap;
 	/* which tasks and CPUs the counts (sched_counts, the CPUs' latency
@@ -158,6 +173,18 @@ struct sched_model {
 	uint64_t last_ns;	/* how long the last one lasted (0: none yet) */
 	unsigned int intervals;	/* intervals ended */
 };
+
+/* The two latencies (see above). */
+enum sched_lat_kind {
+	SCHED_LAT_WAKEUP,	/* wakeup to switch-in */
+	SCHED_LAT_RUNQ,		/* wakeup or preemption to switch-in */
+};
+
+/* A CPU's distribution of latency kind: since the start, or over the
+ * last interval that ended. */
+const struct sched_hist *sched_cpu_latency(const struct sched_cpu *c,
+					   enum sched_lat_kind kind,
+					   bool since_start);
 
 /* A model of ncpus CPUs (more are added as records name them). */
 void sched_model_init(struct sched_model *m, unsigned int ncpus);

@@ -22,16 +22,21 @@
 void sched_text_tasks(FILE *out, const struct sched_model *m,
 		      const struct task_table_opts *o, double secs,
 		      size_t max);
-/* The latency table of the last interval (since_start: since the start)
- * for the CPUs the model's filter takes and has seen
+/* The table of latency kind over the last interval (since_start: since
+ * the start) for the CPUs the model's filter takes and has seen
  * (sched_model_cpu_seen()); the "all" row merges them; a "# late" line
- * after it counts the records that came out of time order. */
+ * after it counts the records that came out of time order.  Its header
+ * names the kind: "wake" or "runq". */
 void sched_text_latency(FILE *out, const struct sched_model *m,
-			bool since_start);
-/* The distribution of every CPU the filter takes (since_start or the last
- * interval), merged into h. */
+			bool since_start, enum sched_lat_kind kind);
+/* The distribution of latency kind of every CPU the filter takes
+ * (since_start or the last interval), merged into h. */
 void sched_text_merged(const struct sched_model *m, bool since_start,
-		       struct sched_hist *h);
+		       enum sched_lat_kind kind, struct sched_hist *h);
+/* What a kind is called ("wakeup latency", "run-queue latency"), and
+ * what it spans, in words. */
+const char *sched_text_lat_name(enum sched_lat_kind kind);
+const char *sched_text_lat_span(enum sched_lat_kind kind);
 /* The log2 histogram of h (microseconds), as runqlat prints it. */
 void sched_text_histogram(FILE *out, const struct sched_hist *h);
 

@@ -19,8 +19,10 @@ static const struct {
 	[TCOL_INVOL] = { "INV%", "involuntary share" },
 	[TCOL_CPU] = { "CPU%", "CPU share" },
 	[TCOL_LAST] = { "LAST", "last CPU" },
-	[TCOL_LAT_AVG] = { "LATAVG", "latency mean" },
-	[TCOL_LAT_MAX] = { "LATMAX", "latency max" },
+	[TCOL_LAT_AVG] = { "WAKAVG", "wakeup latency mean" },
+	[TCOL_LAT_MAX] = { "WAKMAX", "wakeup latency max" },
+	[TCOL_RQ_AVG] = { "RQAVG", "run-queue latency mean" },
+	[TCOL_RQ_MAX] = { "RQMAX", "run-queue latency max" },
 };
 
 const char *task_col_name(enum task_col c)
@@ -31,6 +33,15 @@ const char *task_col_name(enum task_col c)
 const char *task_col_title(enum task_col c)
 {
 	return c < TCOL_NR ? cols[c].title : "?";
+}
+
+bool task_col_shown(enum task_col c, enum sched_lat_kind kind)
+{
+	if (c == TCOL_LAT_AVG || c == TCOL_LAT_MAX)
+		return kind == SCHED_LAT_WAKEUP;
+	if (c == TCOL_RQ_AVG || c == TCOL_RQ_MAX)
+		return kind == SCHED_LAT_RUNQ;
+	return c < TCOL_NR;
 }
 
 double task_row_invol(const struct task_row *r)
@@ -54,13 +65,19 @@ static void add_counts(struct sched_counts *a, const struct sched_counts *b)
 		a->latency_max_ns = b->latency_max_ns;
 	a->missed += b->missed;
 	a->no_wait += b->no_wait;
+	a->rq_latencies += b->rq_latencies;
+	a->rq_latency_sum_ns += b->rq_latency_sum_ns;
+	if (b->rq_latency_max_ns > a->rq_latency_max_ns)
+		a->rq_latency_max_ns = b->rq_latency_max_ns;
+	a->rq_missed += b->rq_missed;
 }
 
 static bool empty(const struct sched_counts *c)
 {
 	return !c->switches && !c->involuntary && !c->voluntary &&
 	       !c->wakeups && !c->migrations && !c->runtime_ns &&
-	       !c->latencies && !c->missed && !c->no_wait;
+	       !c->latencies && !c->missed && !c->no_wait &&
+	       !c->rq_latencies && !c->rq_missed;
 }
 
 static double value(const struct task_row *r, enum task_col col)
@@ -85,6 +102,11 @@ static double value(const struct task_row *r, enum task_col col)
 					(double)r->c.latencies : 0;
 	case TCOL_LAT_MAX:
 		return (double)r->c.latency_max_ns;
+	case TCOL_RQ_AVG:
+		return r->c.rq_latencies ? (double)r->c.rq_latency_sum_ns /
+					   (double)r->c.rq_latencies : 0;
+	case TCOL_RQ_MAX:
+		return (double)r->c.rq_latency_max_ns;
 	default:
 		return 0;
 	}

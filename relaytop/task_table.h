@@ -24,8 +24,10 @@ enum task_col {
 	TCOL_INVOL,		/* involuntary share of switch-outs */
 	TCOL_CPU,		/* CPU share: runtime / span */
 	TCOL_LAST,		/* the CPU it was last switched in on */
-	TCOL_LAT_AVG,		/* wakeup to switch-in, mean */
+	TCOL_LAT_AVG,		/* wakeup latency, mean */
 	TCOL_LAT_MAX,
+	TCOL_RQ_AVG,		/* run-queue latency, mean */
+	TCOL_RQ_MAX,
 	TCOL_NR
 };
 
@@ -54,6 +56,9 @@ struct task_row *task_table(const struct sched_model *m,
 /* A column's name as the header shows it, and its full name. */
 const char *task_col_name(enum task_col c);
 const char *task_col_title(enum task_col c);
+/* Whether the tasks view shows column c beside latency kind (the
+ * other latency's columns are not shown). */
+bool task_col_shown(enum task_col c, enum sched_lat_kind kind);
 /* The involuntary share of a row's switch-outs, 0..1 (0: none). */
 double task_row_invol(const struct task_row *r);
 

@@ -17,6 +17,7 @@ static void keyed(const struct top *t, struct view *v)
 	v->interval = t->app.interval;
 	v->sort = t->app.sort;
 	v->mode = t->app.mode;
+	v->lat_kind = t->app.lat_kind;
 	v->tasks = t->app.tasks;
 	v->summary = t->app.summary;
 	v->scroll = t->app.scroll;

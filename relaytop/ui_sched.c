@@ -35,6 +35,9 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 {
 	const struct sched_model *m = v->figures;
 	struct task_table_opts o = v->tasks;
+	bool rq = v->lat_kind == SCHED_LAT_RUNQ;
+	enum task_col avg_col = rq ? TCOL_RQ_AVG : TCOL_LAT_AVG;
+	enum task_col max_col = rq ? TCOL_RQ_MAX : TCOL_LAT_MAX;
 	char bar[256], hdr[TCOL_NR][16];
 	struct task_row *rows;
 	unsigned int first, room;
@@ -54,8 +57,7 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 	snprintf(bar, sizeof(bar), "%7s %-14s %7s %7s %6s %5s %6s %4s %7s %7s",
 		 hdr[TCOL_PID], hdr[TCOL_COMM], hdr[TCOL_SWITCHES],
 		 hdr[TCOL_WAKEUPS], hdr[TCOL_MIGRATIONS], hdr[TCOL_INVOL],
-		 hdr[TCOL_CPU], hdr[TCOL_LAST], hdr[TCOL_LAT_AVG],
-		 hdr[TCOL_LAT_MAX]);
+		 hdr[TCOL_CPU], hdr[TCOL_LAST], hdr[avg_col], hdr[max_col]);
 	paint_bar(top + 1, bar);
 	o.since_start = false;
 	rows = task_table(m, &o, &n);
@@ -67,12 +69,14 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 			  "last interval" : "the first interval is not over yet");
 	for (size_t i = first; i < n && y < bottom; i++, y++) {
 		const struct task_row *r = &rows[i];
+		uint64_t nlat = rq ? r->c.rq_latencies : r->c.latencies;
+		uint64_t sum = rq ? r->c.rq_latency_sum_ns : r->c.latency_sum_ns;
 		char avg[16], max[16], last[8];
 		char comm[TEXT_ESCAPED_SIZE(sizeof(r->comm))];
 
-		paint_ns(avg, sizeof(avg), r->c.latencies ?
-			 r->c.latency_sum_ns / r->c.latencies : 0);
-		paint_ns(max, sizeof(max), r->c.latency_max_ns);
+		paint_ns(avg, sizeof(avg), nlat ? sum / nlat : 0);
+		paint_ns(max, sizeof(max), rq ? r->c.rq_latency_max_ns :
+			 r->c.latency_max_ns);
 		if (r->have_cpu)
 			snprintf(last, sizeof(last), "%u", r->last_cpu);
 		else
@@ -86,8 +90,7 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 			  secs > 0 ? (double)r->c.migrations / secs : 0,
 			  task_row_invol(r) * 100,
 			  secs > 0 ? (double)r->c.runtime_ns / 1e9 / secs * 100 : 0,
-			  last, r->c.latencies ? avg : "-",
-			  r->c.latencies ? max : "-");
+			  last, nlat ? avg : "-", nlat ? max : "-");
 	}
 	if (n > room && room)
 		paint_put(top, COLS > 24 ? COLS - 22 : 0, "rows %u-%u of %zu",
@@ -184,7 +187,9 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 	unsigned int *cpus;
 	int y = top + 2;
 
-	title(v, top, "LATENCY wakeup -> switch-in");
+	title(v, top, v->lat_kind == SCHED_LAT_RUNQ ?
+	      "RUN-QUEUE LATENCY wakeup or preemption -> switch-in" :
+	      "LATENCY wakeup -> switch-in");
 	if (!m) {
 		paint_put(top + 2, 0, "no figures: relaytop follows the tasks "
 			  "only with a screen or -b");
@@ -209,10 +214,12 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 			continue;
 		}
 		cpus[ncpu++] = c;
-		sched_hist_merge(all, &m->cpu[c].lat_last);
+		sched_hist_merge(all, sched_cpu_latency(&m->cpu[c],
+							v->lat_kind, false));
 	}
 	if (v->tasks.cpu >= 0 && (unsigned int)v->tasks.cpu < m->ncpus)
-		*shown = m->cpu[v->tasks.cpu].lat_last;
+		*shown = *sched_cpu_latency(&m->cpu[v->tasks.cpu],
+					    v->lat_kind, false);
 	else
 		*shown = *all;
 	/* the CPUs take at most half of what there is, the histogram the rest */
@@ -224,7 +231,8 @@ unsigned int ui_draw_latency(const struct view *v, int top, int bottom)
 		char name[16];
 
 		snprintf(name, sizeof(name), "%u", cpus[i]);
-		lat_row(y++, name, &m->cpu[cpus[i]].lat_last, false);
+		lat_row(y++, name, sched_cpu_latency(&m->cpu[cpus[i]],
+						     v->lat_kind, false), false);
 		shown_rows++;
 	}
 	lat_row(y++, "all", all, true);

@@ -4,9 +4,11 @@
  * the view (the model fed in time order, one interval behind):
  *
  * the tasks view (t), a row a task or a process:
- *     PID COMM           SW/s WAKE/s MIG/s INV%  CPU% LAST LATAVG LATMAX
+ *     PID COMM           SW/s WAKE/s MIG/s INV%  CPU% LAST WAKAVG WAKMAX
+ * (RQAVG RQMAX in place of the last two with the run-queue latency);
  *
- * the latency view (l): wakeup (or waking) to switch-in per CPU and all,
+ * the latency view (l): the wakeup latency (or, L, the run-queue
+ * latency: sched_model.h) per CPU and all,
  *     CPU   COUNT MISSED    P50    P90    P99    MAX    AVG
  * then runqlat's log2 histogram of all CPUs or of the chosen one.
  */

@@ -18,7 +18,7 @@
 enum view_mode {
 	VIEW_CPUS,		/* per-CPU rates, drops, who runs */
 	VIEW_TASKS,		/* the tasks table (task_table.h) */
-	VIEW_LATENCY,		/* wakeup to switch-in, per CPU, histogram */
+	VIEW_LATENCY,		/* a latency per CPU, its histogram */
 };
 
 struct view {
@@ -35,6 +35,7 @@ struct view {
 	 * one interval behind; NULL when not followed */
 	const struct sched_model *figures;
 	enum view_mode mode;
+	enum sched_lat_kind lat_kind;	/* the latency the screen shows */
 	struct task_table_opts tasks;
 	bool summary;			/* only the all row */
 	unsigned int scroll;		/* first row shown */

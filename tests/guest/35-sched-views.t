@@ -16,8 +16,8 @@
 #   each loadgen thread, --report's latencies + missed + no_wait equal its
 #   sched_waking and sched_wakeup_new records in --dump;
 # - the final batch block (since the start, after everything was read)
-#   has the same latency table as --report on the recording: count,
-#   missed, p50, p90, p99, max and mean per CPU and all.
+#   has the same latency tables (wakeup and run-queue) as --report on the
+#   recording: count, missed, p50, p90, p99, max and mean per CPU and all.
 . /tests/lib/tap.sh
 
 dir=/sys/kernel/sched_relay
@@ -53,13 +53,13 @@ t_ok "a final block" grep -q '^# relaytop .* final' $tmp/batch.txt
 # --- the tasks view's rates ------------------------------------------------
 # rate CPU: the switches/s of lgd-CPU-0 and lge-CPU-0 together, the
 # median over the blocks that have both, but the first and the last of
-# them (the threads start and end within those; tasks table: comm is $13)
+# them (the threads start and end within those; tasks table: comm is $16)
 rate() {
 	awk -v c=$1 '
 		/^# relaytop / { b++; sec = 0 }
 		/^# tasks the last interval/ { sec = 1; next }
 		/^$/ { sec = 0 }
-		sec && ($13 == "lgd-" c "-0" || $13 == "lge-" c "-0") {
+		sec && ($16 == "lgd-" c "-0" || $16 == "lge-" c "-0") {
 			r[b] += $3; seen[b]++
 		}
 		END {
@@ -80,7 +80,7 @@ count() {
 	awk -v c=$1 '
 		/^# tasks/ { sec = 1; next }
 		/^$/ { sec = 0 }
-		sec && ($13 == "lgd-" c "-0" || $13 == "lge-" c "-0") {
+		sec && ($16 == "lgd-" c "-0" || $16 == "lge-" c "-0") {
 			n += $3; seen++
 		}
 		END { if (seen != 2) exit 1; print n }' $tmp/report.txt
@@ -112,11 +112,11 @@ done
 relaytop --dump $tmp/r.bin > $tmp/dump.txt
 t_eq "relaytop --dump exits 0" 0 $?
 for name in lgd-0-0 lge-0-0 lgd-1-0 lge-1-0; do
-	pid=$(awk -v n=$name '$13 == n { print $1; exit }' $tmp/report.txt)
+	pid=$(awk -v n=$name '$16 == n { print $1; exit }' $tmp/report.txt)
 	wakeups=$(grep -c -E "sched_(waking|wakeup_new): comm=[^ ]* pid=$pid " $tmp/dump.txt)
 	relaytop --report $tmp/r.bin -p "$pid" > $tmp/report-$name.txt
 	counted=$(awk -v p=$pid '
-		/^# latency per CPU/ { sec = 1; next }
+		/^# wakeup latency per CPU/ { sec = 1; next }
 		sec && $1 == "all" { lat = $2 + $3 }
 		/^# tasks/ { t = 1; next }
 		t && $1 == p { nw = $12; t = 0 }
@@ -127,12 +127,17 @@ for name in lgd-0-0 lge-0-0 lgd-1-0 lge-1-0; do
 done
 
 # --- live and report agree ----------------------------------------------
-awk '/^# relaytop .* final/ { f = 1 } f && /^# latency since the start/ { s = 1; next }
-	s && /^lat / { p = 1 } p && /^ *usecs/ { exit } p' $tmp/batch.txt > $tmp/live-lat.txt
-awk '/^# latency per CPU/ { p = 1; next } p && /^$/ { exit } p' $tmp/report.txt > $tmp/report-lat.txt
+awk '/^# relaytop .* final/ { f = 1 } f && /^# wakeup latency since the start/ { s = 1; next }
+	s && /^wake / { p = 1 } p && /^ *usecs/ { exit } p' $tmp/batch.txt > $tmp/live-lat.txt
+awk '/^# wakeup latency per CPU/ { p = 1; next } p && /^$/ { exit } p' $tmp/report.txt > $tmp/report-lat.txt
 t_ok "the final block has a latency table" test -s $tmp/live-lat.txt
 t_ok "the final block's latency table is --report's" cmp $tmp/live-lat.txt $tmp/report-lat.txt
 [ -s $tmp/live-lat.txt ] && sed 's/^/# /' $tmp/live-lat.txt
+awk '/^# relaytop .* final/ { f = 1 } f && /^# run-queue latency since the start/ { s = 1; next }
+	s && /^runq / { p = 1 } p && /^ *usecs/ { exit } p' $tmp/batch.txt > $tmp/live-rq.txt
+awk '/^# run-queue latency per CPU/ { p = 1; next } p && /^$/ { exit } p' $tmp/report.txt > $tmp/report-rq.txt
+t_ok "the final block has a run-queue latency table" test -s $tmp/live-rq.txt
+t_ok "the final block's run-queue latency table is --report's" cmp $tmp/live-rq.txt $tmp/report-rq.txt
 
 echo 1 > $dir/enabled
 rm -rf $tmp

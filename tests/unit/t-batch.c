@@ -153,14 +153,19 @@ static void test_status_running_figures(void)
 	/* switched in once, ran from 100 ns to the interval's end */
 	check(strstr(text, "\n77             1        1.0        0.0        0.0   0.0  100.0    0 ") != NULL);
 	check(strstr(text, "worker\n") != NULL);
-	check(strstr(text, "# latency interval 1.000s: wakeup to switch-in -C 0\n") != NULL);
+	check(strstr(text, "# wakeup latency interval 1.000s: sched_waking or "
+		     "sched_wakeup to switch-in -C 0\nwake ") != NULL);
+	check(strstr(text, "# run-queue latency interval 1.000s: wakeup or "
+		     "preemption (prev_state R, R+) to switch-in, as runqlat "
+		     "and perf sched latency count it -C 0\nrunq ") != NULL);
 	check(strstr(text, "\nall           0        0 ") != NULL);
 	free(text);
 	v.final = true;
 	text = capture_block(&v);
 	check(strstr(text, "interval 1.000s final") != NULL);
 	check(strstr(text, "# tasks since the start -C 0\n") != NULL);
-	check(strstr(text, "# latency since the start: wakeup to switch-in") != NULL);
+	check(strstr(text, "# wakeup latency since the start: sched_waking") != NULL);
+	check(strstr(text, "# run-queue latency since the start: wakeup or") != NULL);
 	if (test_failed())
 		test_msg("block:\n%s", text);
 	free(text);

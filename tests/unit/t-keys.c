@@ -8,7 +8,8 @@
  * letter is refused), o toggles overwrite; + and - step the refresh
  * interval through its ladder and stay within it; s and F6 cycle the
  * sort of the view shown; t and l switch to the tasks and latency views
- * and back; I reverses the tasks' sort, g groups them by process, c
+ * and back; L switches between the wakeup and the run-queue latency
+ * (a sort by one's column goes to the other's; s skips those hidden); I reverses the tasks' sort, g groups them by process, c
  * steps through all CPUs and each, 1 toggles the summary, z zeroes
  * relaytop's own counters (not the channel's), arrows and pages scroll;
  * an unknown key says so; keys that change the channel refuse to while
@@ -135,6 +136,24 @@ static void test_view_keys(void)
 	check(strstr(r.t.app.status, "reversed") != NULL);
 	top_key(&r.t, 'g');
 	check(r.t.app.tasks.group);
+	/* L: the run-queue latency; a sort by the wakeup latency's
+	 * maximum becomes one by the run-queue latency's, and s skips the
+	 * columns not shown */
+	check_int(r.t.app.lat_kind, ==, SCHED_LAT_WAKEUP);
+	r.t.app.tasks.sort = TCOL_LAT_MAX;
+	top_key(&r.t, 'L');
+	check_int(r.t.app.lat_kind, ==, SCHED_LAT_RUNQ);
+	check_int(r.t.app.tasks.sort, ==, TCOL_RQ_MAX);
+	check(strstr(r.t.app.status, "run-queue latency") != NULL);
+	r.t.app.tasks.sort = TCOL_LAST;
+	top_key(&r.t, 's');
+	check_int(r.t.app.tasks.sort, ==, TCOL_RQ_AVG);
+	top_key(&r.t, 'L');
+	check_int(r.t.app.lat_kind, ==, SCHED_LAT_WAKEUP);
+	check_int(r.t.app.tasks.sort, ==, TCOL_LAT_AVG);
+	top_key(&r.t, 's');
+	top_key(&r.t, 's');
+	check_int(r.t.app.tasks.sort, ==, TCOL_PID);
 	top_key(&r.t, 'l');
 	check_int(r.t.app.mode, ==, VIEW_LATENCY);
 	top_key(&r.t, 'l');

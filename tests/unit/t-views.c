@@ -226,7 +226,7 @@ static char *latency_text(const struct sched_model *m)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	sched_text_latency(f, m, true);
+	sched_text_latency(f, m, true, SCHED_LAT_WAKEUP);
 	fclose(f);
 	return buf;
 }
