@@ -211,10 +211,11 @@ int check_recording(const char *path, FILE *out)
 	struct check c;
 	int n = 0, status;
 
+	/* trouble (2, as cmp and diff): not a recording to check */
 	if (record_stream_open(&s, path)) {
 		fprintf(stderr, "%s: %s\n", progname, s.rd.error);
 		record_stream_close(&s);
-		return 1;
+		return 2;
 	}
 	if (!s.rd.identity) {
 		fprintf(stderr, "%s: %s: a recording of format %" PRIu32
@@ -223,7 +224,7 @@ int check_recording(const char *path, FILE *out)
 			progname, path, s.rd.hdr.version,
 			(unsigned int)s.rd.hdr.record_version);
 		record_stream_close(&s);
-		return 1;
+		return 2;
 	}
 	check_init(&c, out);
 	for (unsigned int cpu = 0; cpu < s.rd.ncpus; cpu++)
@@ -240,7 +241,7 @@ int check_recording(const char *path, FILE *out)
 		status = 1;
 	}
 	if (fflush(out) || ferror(out))
-		status = 1;
+		status = 2;
 	check_free(&c);
 	record_stream_close(&s);
 	return status;

@@ -49,7 +49,10 @@ static inline bool check_clean(const struct check_result *r)
 	       !r->time_back;
 }
 
-/* The whole of relaytop --check: prints the verdict, returns 0 or 1. */
+/* The whole of relaytop --check: prints the verdict; returns 0 (clean),
+ * 1 (damaged: a problem above, or the file ends or breaks before its
+ * end) or 2 (trouble: not a recording, a format 1 one with nothing to
+ * check, the verdict not written), as cmp and diff do. */
 int check_recording(const char *path, FILE *out);
 
 #endif /* RELAYTOP_CHECK_H */

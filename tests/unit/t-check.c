@@ -12,11 +12,15 @@
  *   going back is counted, and each of them exits 1;
  * - after a reset the first record must carry the number of the events
  *   counted missing since it;
- * - a format 1 recording has no identity: exit 1 and it says so.
+ * - a format 1 recording has no identity: exit 2 (it cannot check) and it
+ *   says so; no file or not a recording: exit 2; a recording that ends
+ *   in the middle of a block: exit 1 (damaged), as cmp and diff tell a
+ *   difference from trouble.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -149,7 +153,7 @@ static void test_v1_has_no_identity(void)
 	v1_rewrite_recording(path);
 	fflush(stderr);
 	dup2(fd, STDERR_FILENO);
-	check_int(run_check(), ==, 1);
+	check_int(run_check(), ==, 2);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -160,6 +164,58 @@ static void test_v1_has_no_identity(void)
 	check(strstr(msg, "no identity to check") != NULL);
 }
 
+/* What check_recording() says on standard error, and its status. */
+static int check_quietly(const char *file, char *msg, size_t len)
+{
+	char err[] = "/tmp/t-check-err.XXXXXX";
+	int fd = mkstemp(err), saved = dup(STDERR_FILENO), rc;
+	FILE *f = fmemopen(out, sizeof(out) - 1, "w");
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	rc = check_recording(file, f);
+	fclose(f);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, msg, len - 1, 0);
+	msg[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(err);
+	return rc;
+}
+
+/*
+ * As cmp and diff: 1 for a recording found damaged, 2 for trouble (no
+ * file, not a recording).  Before, a missing file exited 1, as a
+ * damaged recording does.
+ */
+static void test_exit_status(void)
+{
+	char msg[512], junk[] = "/tmp/t-check-junk.XXXXXX";
+	int fd = mkstemp(junk);
+	off_t size;
+
+	check_int(check_quietly("/nonexistent/r.bin", msg, sizeof(msg)), ==, 2);
+	check(strstr(msg, "/nonexistent/r.bin") != NULL);
+	check(write(fd, "not a recording at all, really not\n", 35) == 35);
+	close(fd);
+	check_int(check_quietly(junk, msg, sizeof(msg)), ==, 2);
+	unlink(junk);
+	/* clean records, then the file ends in the middle of a block */
+	begin();
+	block(0, 0, 5, 0, 0);
+	block(0, 5, 5, 0, 0);
+	end();
+	fd = open(path, O_RDWR);
+	size = lseek(fd, 0, SEEK_END);
+	check_int(ftruncate(fd, size - 100), ==, 0);
+	close(fd);
+	check_int(check_quietly(path, msg, sizeof(msg)), ==, 1);
+	check(msg[0] != '\0');
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -168,7 +224,8 @@ int main(void)
 	TEST(test_clean(), "a clean recording checks clean (gaps, reset, channel gone)");
 	TEST(test_problems(), "duplicated, out of place, unaccounted, time back: counted, exit 1");
 	TEST(test_reset_numbers_from_zero(), "after a reset the numbering starts at 0");
-	TEST(test_v1_has_no_identity(), "a format 1 recording: no identity to check, exit 1");
+	TEST(test_v1_has_no_identity(), "a format 1 recording: no identity to check, exit 2");
+	TEST(test_exit_status(), "exit 2 for no file or not a recording, 1 for a damaged one");
 	unlink(path);
 	return test_done();
 }
