@@ -26,6 +26,7 @@ struct app {
 	const struct options *opt;
 	enum output_mode out;
 	double interval;	/* seconds */
+	double speed;		/* a replay's seconds a second (--speed) */
 	enum stats_sort sort;
 	enum view_mode mode;	/* CPUs, tasks or latency */
 	enum sched_lat_kind lat_kind;	/* wakeup or run-queue latency */
@@ -37,10 +38,18 @@ struct app {
 	bool hide_self;		/* relaytop's own events left out of the view */
 	int prompt;		/* a key waiting for its second key, or 0 */
 	int confirm;		/* a key waiting for y or n, or 0 */
+	/* the tasks view's search (/, F3) and filter (\, F4; its text is
+	 * tasks.match): which text is being typed ('/' or '\', or 0) */
+	int typing;
+	char find[TASK_MATCH_MAX];	/* the search's text ("": none) */
+	int32_t found_id;	/* the row it is on (followed as rows move) */
+	bool find_next;		/* F3: on to the next match at the next draw */
+	bool find_missed;	/* no row matches the search */
 	char status[256];
 	bool status_error;
 	unsigned long status_seq;	/* how many times it was set */
 	unsigned long ticks;
+	int64_t seek_ns;	/* a replay's move asked for (REACT_SEEK) */
 	bool quit;
 	int exit_status;
 };

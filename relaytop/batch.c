@@ -19,6 +19,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "batch_csv.h"
+#include "batch_json.h"
 #include "events.h"
 #include "sched_text.h"
 #include "util.h"
@@ -33,16 +35,6 @@ static void print_row(FILE *out, const char *name, const struct cpu_stats *c,
 		fprintf(out, " %*" PRIu64, t == SCHED_RELAY_WAKEUP_NEW ? 10 : 7,
 			c->mix[t]);
 	fprintf(out, " %7ld\n", running);
-}
-
-/* Who runs on cpu: its pid, 0 for the idle task, -1 when unknown. */
-static long running(const struct view *v, unsigned int cpu)
-{
-	struct sched_task t;
-
-	if (!v->model || !sched_model_current(v->model, cpu, &t))
-		return -1;
-	return t.pid;
 }
 
 static void print_figures(FILE *out, const struct view *v)
@@ -80,7 +72,8 @@ static void print_figures(FILE *out, const struct view *v)
 	free(h);
 }
 
-int batch_print(FILE *out, const struct view *v)
+/* The block as text: lines of columns. */
+static void text_block(FILE *out, const struct view *v)
 {
 	unsigned int *order = xcalloc(v->st->ncpus + 1, sizeof(*order)), n;
 	char events[128];
@@ -115,13 +108,23 @@ int batch_print(FILE *out, const struct view *v)
 
 		snprintf(name, sizeof(name), "%u", order[i]);
 		print_row(out, name, &v->st->cpu[order[i]],
-			  running(v, order[i]));
+			  sched_model_running_pid(v->model, order[i]));
 	}
 	print_row(out, "all", &v->st->total, -1);
 	fputc('\n', out);
 	if (v->figures)
 		print_figures(out, v);
 	free(order);
+}
+
+int batch_print(FILE *out, const struct view *v)
+{
+	if (v->format == FORMAT_CSV)
+		batch_csv(out, v);
+	else if (v->format == FORMAT_JSON)
+		batch_json(out, v);
+	else
+		text_block(out, v);
 	errno = 0;
 	if (fflush(out) || ferror(out)) {
 		int err = errno ? errno : EIO;

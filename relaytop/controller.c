@@ -132,6 +132,11 @@ static unsigned int confirm_key(struct app *a, const struct source *src,
 static unsigned int ask(struct app *a, const struct source *src, int what,
 			const char *name)
 {
+	if (a->opt && a->opt->read_only) {
+		app_status(a, true, "%c: not with --read-only (the channel's "
+			   "%s is left as it is)", what, name);
+		return REACT_REDRAW;
+	}
 	if (can_change(a, src, name))
 		a->confirm = what;
 	return REACT_REDRAW;
@@ -182,6 +187,34 @@ static void view(struct app *a, enum view_mode mode)
 {
 	a->mode = a->mode == mode ? VIEW_CPUS : mode;
 	a->scroll = 0;
+}
+
+/* Type the text of a search ('/') or a filter ('\\') of the tasks. */
+static void start_typing(struct app *a, int what)
+{
+	if (a->mode != VIEW_TASKS)
+		view(a, VIEW_TASKS);
+	a->show_help = false;
+	a->typing = what;
+	if (what == '/') {
+		a->find[0] = '\0';
+		a->found_id = -1;
+	}
+}
+
+/* A replay moves by s seconds; nothing else can. */
+static unsigned int seek(struct app *a, const struct source *src, int s)
+{
+	struct source_state st;
+
+	src->ops->state(src->self, &st);
+	if (!st.recorded) {
+		app_status(a, true, "the live channel cannot be moved in time "
+			   "(a replay can: --replay)");
+		return REACT_REDRAW;
+	}
+	a->seek_ns = (int64_t)s * 1000000000;
+	return REACT_REDRAW | REACT_SEEK;
 }
 
 static void scroll(struct app *a, int rows)
@@ -274,6 +307,26 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 	case CMD_HOME:
 		a->scroll = 0;
 		return REACT_REDRAW;
+	case CMD_FIND:
+		start_typing(a, '/');
+		return REACT_REDRAW;
+	case CMD_FIND_NEXT:
+		if (a->find[0] && a->mode == VIEW_TASKS)
+			a->find_next = true;
+		else
+			start_typing(a, '/');
+		return REACT_REDRAW;
+	case CMD_FILTER:
+		start_typing(a, '\\');
+		return REACT_REDRAW;
+	case CMD_SEEK_BACK:
+		return seek(a, src, -10);
+	case CMD_SEEK_FORWARD:
+		return seek(a, src, 10);
+	case CMD_SEEK_BACK_MORE:
+		return seek(a, src, -60);
+	case CMD_SEEK_FORWARD_MORE:
+		return seek(a, src, 60);
 	case CMD_LAT_KIND:
 		latency_kind(a);
 		return REACT_REDRAW;
@@ -288,6 +341,60 @@ unsigned int controller_apply(struct app *a, const struct source *src,
 	return 0;
 }
 
+/* A key while the text of a search or a filter is typed: letters go
+ * into it, Backspace takes one back, Enter keeps it, Esc clears it, F3
+ * finds the next match; any other key ends the typing and does what it
+ * does.  Returns -1 for that other key. */
+static int typing_key(struct app *a, int key)
+{
+	bool find = a->typing == '/';
+	char *text = find ? a->find : a->tasks.match;
+	size_t len = strlen(text);
+
+	if (key == KEY_CODE_ESC) {
+		text[0] = '\0';
+		a->typing = 0;
+		app_status(a, false, "%s cleared", find ? "search" : "filter");
+	} else if (key == '\r' || key == '\n' || key == KEY_CODE_ENTER) {
+		a->typing = 0;
+		if (text[0])
+			app_status(a, false, "%s \"%s\"%s", find ? "search" :
+				   "filter", text, find ? " (F3: next, Esc: "
+				   "clear)" : " (Esc clears)");
+	} else if (key == KEY_CODE_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			text[len - 1] = '\0';
+	} else if (key == KEY_CODE_F(3) && find) {
+		a->find_next = true;
+	} else if (key >= 0x20 && key < 0x7f) {
+		if (len + 1 < TASK_MATCH_MAX) {
+			text[len] = (char)key;
+			text[len + 1] = '\0';
+		}
+	} else {
+		a->typing = 0;
+		return -1;
+	}
+	if (!find)
+		a->scroll = 0;
+	return REACT_REDRAW;
+}
+
+/* Esc outside a prompt: the help goes, else the search, else the
+ * filter. */
+static bool escape(struct app *a)
+{
+	if (a->show_help)
+		a->show_help = false;
+	else if (a->find[0])
+		a->find[0] = '\0';
+	else if (a->tasks.match[0])
+		a->tasks.match[0] = '\0';
+	else
+		return false;
+	return true;
+}
+
 unsigned int controller_key(struct app *a, const struct source *src, int key,
 			    unsigned int ncpus)
 {
@@ -297,13 +404,17 @@ unsigned int controller_key(struct app *a, const struct source *src, int key,
 		return confirm_key(a, src, key);
 	if (a->prompt == 'e')
 		return event_key(a, src, key);
+	if (a->typing) {
+		int react = typing_key(a, key);
+
+		if (react >= 0)
+			return (unsigned int)react;
+	}
 	cmd = keys_command(key);
 	if (cmd != CMD_NONE)
 		return controller_apply(a, src, cmd, ncpus);
-	if (key == KEY_CODE_ESC && a->show_help) {
-		a->show_help = false;
+	if (key == KEY_CODE_ESC && escape(a))
 		return REACT_REDRAW;
-	}
 	app_status(a, true, "unknown key (h shows the keys)");
 	return REACT_REDRAW;
 }

@@ -18,6 +18,7 @@ enum {
 	REACT_PAUSE = 1 << 1,		/* paused or resumed */
 	REACT_INTERVAL = 1 << 2,	/* the refresh interval changed */
 	REACT_ZERO = 1 << 3,		/* zero relaytop's own counters */
+	REACT_SEEK = 1 << 4,		/* move the replay by app.seek_ns */
 };
 
 /* Do what key means (the table's command, or the answer to a prompt);

@@ -42,54 +42,12 @@
 #include "events.h"
 #include "fields.h"
 #include "ftrace_text.h"
+#include "json_text.h"
 #include "record_merge.h"
 #include "sched_model.h"
-#include "text.h"
 #include "util.h"
 
 #define NS_PER_S UINT64_C(1000000000)
-
-/* ---- JSON text ------------------------------------------------------ */
-
-/*
- * The contents of a JSON string (no quotes) for the first max bytes of s,
- * up to a NUL.  Task names are bytes, not necessarily UTF-8: a byte that
- * is not part of valid UTF-8 is written as the code point of its value.
- */
-static void json_chars(FILE *f, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strnlen(s, max);
-
-	for (size_t i = 0; i < n;) {
-		size_t len;
-
-		switch (p[i]) {
-		case '"':  fputs("\\\"", f); i++; continue;
-		case '\\': fputs("\\\\", f); i++; continue;
-		case '\n': fputs("\\n", f); i++; continue;
-		case '\t': fputs("\\t", f); i++; continue;
-		}
-		if (p[i] < 0x20 || p[i] == 0x7f) {
-			fprintf(f, "\\u%04x", p[i++]);
-			continue;
-		}
-		len = text_utf8_len(p + i, n - i);
-		if (!len) {
-			fprintf(f, "\\u%04x", p[i++]);
-			continue;
-		}
-		fwrite(p + i, 1, len, f);
-		i += len;
-	}
-}
-
-static void json_str(FILE *f, const char *s, size_t max)
-{
-	fputc('"', f);
-	json_chars(f, s, max);
-	fputc('"', f);
-}
 
 /* Nanoseconds as microseconds, the unit of "ts" and "dur". */
 static void json_us(FILE *f, uint64_t ns)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * keys.h - what each key means: a table of keys, the command each gives
- * and its help text (the help screen is drawn from it).  Keys follow top
- * and htop where they have one: q and F10 quit, h, ? and F1 help, space
- * pauses, F6 sorts, I inverts the sort, 1 shows the summary only, z
- * zeroes relaytop's own counters (perf top), arrows and pages scroll.
- * What a command does is the controller's (controller.h).
+ * and its help text (the help screen is drawn from it).  Keys follow htop
+ * where it has one: q and F10 quit, h, ? and F1 help, / and F3 search,
+ * \ and F4 filter, F6 sorts, I inverts the sort, arrows and pages
+ * scroll; top's 1 shows the summary only; z zeroes relaytop's own
+ * counters (perf top's z).  p and space pause (htop tags with space and
+ * top refreshes: relaytop has neither, and pausing is what a live trace
+ * needs most).  What a command does is the controller's (controller.h).
  */
 #ifndef RELAYTOP_KEYS_H
 #define RELAYTOP_KEYS_H
@@ -21,6 +23,10 @@
 #define KEY_CODE_PGDN	0x10023
 #define KEY_CODE_HOME	0x10024
 #define KEY_CODE_END	0x10025
+#define KEY_CODE_LEFT	0x10026
+#define KEY_CODE_RIGHT	0x10027
+#define KEY_CODE_BACKSPACE 0x10028
+#define KEY_CODE_ENTER	0x10029
 #define KEY_CODE_CTRL_L	0x0c
 #define KEY_CODE_ESC	0x1b
 
@@ -50,6 +56,13 @@ enum command {
 	CMD_HOME,		/* to the first row */
 	CMD_SELF,		/* hide or show relaytop's own events */
 	CMD_LAT_KIND,		/* wakeup or run-queue latency */
+	CMD_FIND,		/* search the tasks (type the text) */
+	CMD_FIND_NEXT,		/* the next match, or a new search */
+	CMD_FILTER,		/* filter the tasks (type the text) */
+	CMD_SEEK_BACK,		/* a replay: 10 s back */
+	CMD_SEEK_FORWARD,	/* 10 s on */
+	CMD_SEEK_BACK_MORE,	/* a minute back */
+	CMD_SEEK_FORWARD_MORE,	/* a minute on */
 };
 
 struct key_binding {
@@ -57,6 +70,12 @@ struct key_binding {
 	const char *label;	/* how the help screen shows the key */
 	enum command cmd;
 	const char *help;	/* NULL: another key of the one above */
+};
+
+/* The help's widths (two columns fit 80). */
+enum {
+	KEYS_LABEL_MAX = 7,
+	KEYS_HELP_MAX = 31,
 };
 
 /* The table, for the help screen. */

@@ -13,6 +13,7 @@
 #include "export_perfetto.h"
 #include "export_tracecmd.h"
 #include "report.h"
+#include "task_table.h"
 #include "top.h"
 #include "util.h"
 
@@ -44,7 +45,9 @@ int main(int argc, char *argv[])
 	if (opt.export_ctf)
 		return export_ctf(opt.export_file, opt.export_ctf);
 	if (opt.report)
-		return report_recording(opt.report, &opt.filter, stdout);
+		return report_recording_by(opt.report, &opt.filter,
+					   opt.have_task_sort ? opt.task_sort :
+					   TCOL_RQ_MAX, stdout);
 	if (opt.export_perfetto)
 		return export_perfetto(opt.export_file, opt.export_perfetto);
 	if (opt.export_tracecmd)

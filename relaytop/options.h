@@ -4,10 +4,18 @@
 #define RELAYTOP_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "filter.h"
 
 #define RELAYTOP_DEFAULT_CHANNEL "/sys/kernel/sched_relay"
+
+/* -b --format */
+enum output_format {
+	FORMAT_TEXT,		/* blocks of columns (the default) */
+	FORMAT_CSV,		/* one table, RFC 4180 */
+	FORMAT_JSON,		/* a JSON object a block, one a line */
+};
 
 struct options {
 	const char *channel;	/* -c DIR */
@@ -30,7 +38,17 @@ struct options {
 	bool latency;		/* --latency: the latency view */
 	bool latency_runq;	/* --latency=runq: the run-queue latency */
 	bool no_color;		/* --no-color, or NO_COLOR set */
-	struct filter filter;	/* -p, --comm, -C */
+	struct filter filter;	/* -p, --tid, --comm, -C */
+	bool have_task_sort;	/* --sort named a tasks column: */
+	int task_sort;		/* its enum task_col */
+	bool have_cpu_sort;	/* --sort named a CPU table column: */
+	int cpu_sort;		/* its enum stats_sort */
+	bool read_only;		/* --read-only: r, e and o are refused */
+	double speed;		/* --speed: a replay's pace (default 1) */
+	enum output_format format;	/* --format */
+	bool follow;		/* -F: count only the command's tree */
+	char *const *command;	/* after --: the workload, or NULL */
+	size_t ncommand;
 	bool help;
 	bool version;
 };

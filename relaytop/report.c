@@ -10,6 +10,8 @@
 #include "record_merge.h"
 #include "sched_model.h"
 #include "sched_text.h"
+#include "task_table.h"
+#include "text.h"
 #include "util.h"
 
 /* What each item of the recording means to the model (as dump.c). */
@@ -38,15 +40,22 @@ static void feed(struct sched_model *m, const struct record_stream *s,
 
 int report_recording(const char *path, const struct filter *f, FILE *out)
 {
+	return report_recording_by(path, f, TCOL_RQ_MAX, out);
+}
+
+int report_recording_by(const char *path, const struct filter *f, int sort,
+			FILE *out)
+{
 	struct task_table_opts o = { .since_start = true, .cpu = -1,
-				     .sort = TCOL_RQ_MAX };
+				     .sort = (enum task_col)sort };
 	struct record_stream s;
 	struct record_item it;
 	struct sched_model m;
 	struct sched_hist *all;
 	uint64_t first = 0, last = 0;
 	bool any = false;
-	char filt[256];
+	char filt[256], shown_filt[TEXT_ESCAPED_SIZE(256)];
+	char shown[TEXT_ESCAPED_SIZE(256)];
 	int n, status = 0;
 
 	if (record_stream_open(&s, path)) {
@@ -73,8 +82,11 @@ int report_recording(const char *path, const struct filter *f, FILE *out)
 	}
 	sched_model_end(&m);
 	filter_format(f, filt, sizeof(filt));
-	fprintf(out, "# relaytop --report %s%s%s\n", path, filt[0] ? " " : "",
-		filt);
+	text_escape(shown, sizeof(shown), path, strlen(path), text_utf8());
+	text_escape(shown_filt, sizeof(shown_filt), filt, sizeof(filt),
+		    text_utf8());
+	fprintf(out, "# relaytop --report %s%s%s\n", shown,
+		shown_filt[0] ? " " : "", shown_filt);
 	fprintf(out, "# %u CPUs, %.6f s of records; wakeup latency: %s; "
 		"run-queue latency: %s; missed: the switch-in fell in a "
 		"counted gap\n", s.rd.ncpus,

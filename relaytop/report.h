@@ -16,8 +16,12 @@
 
 #include "filter.h"
 
-/* Report on path, counting what f lets through (NULL: all); returns the
- * exit status (0, or 1 after saying why). */
+/* Report on path, counting what f lets through (NULL: all), the tasks
+ * sorted by the run-queue latency's maximum (as perf sched latency);
+ * returns the exit status (0, or 1 after saying why). */
 int report_recording(const char *path, const struct filter *f, FILE *out);
+/* The same with the tasks sorted by column sort (enum task_col). */
+int report_recording_by(const char *path, const struct filter *f, int sort,
+			FILE *out);
 
 #endif /* RELAYTOP_REPORT_H */

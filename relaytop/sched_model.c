@@ -685,6 +685,15 @@ void sched_model_record(struct sched_model *m, unsigned int cpu,
 	}
 }
 
+long sched_model_running_pid(const struct sched_model *m, unsigned int cpu)
+{
+	struct sched_task t;
+
+	if (!m || !sched_model_current(m, cpu, &t))
+		return -1;
+	return t.pid;
+}
+
 bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu)
 {
 	const struct sched_cpu *c = sched_model_cpu(m, cpu);

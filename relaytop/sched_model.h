@@ -232,6 +232,9 @@ const struct sched_cpu *sched_model_cpu(const struct sched_model *m,
  * task counts as known. */
 bool sched_model_current(const struct sched_model *m, unsigned int cpu,
 			 struct sched_task *t);
+/* The pid running on cpu as the batch outputs give it: 0 for the idle
+ * task, -1 when not known (or m is NULL). */
+long sched_model_running_pid(const struct sched_model *m, unsigned int cpu);
 /* Whether the model has anything of cpu: a record, a gap or a latency
  * (a CPU never online has none, and no table shows a row for it). */
 bool sched_model_cpu_seen(const struct sched_model *m, unsigned int cpu);

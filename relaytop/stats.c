@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 
@@ -245,6 +246,14 @@ const char *stats_sort_name(enum stats_sort key)
 	};
 
 	return key < SORT_NR ? names[key] : "?";
+}
+
+int stats_sort_parse(const char *name)
+{
+	for (int k = 0; k < SORT_NR; k++)
+		if (!strcasecmp(name, stats_sort_name((enum stats_sort)k)))
+			return k;
+	return strcasecmp(name, "events") ? -1 : SORT_EVENTS;
 }
 
 unsigned int stats_sparkline(const struct cpu_stats *cs, double scale,

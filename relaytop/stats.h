@@ -92,6 +92,8 @@ void stats_zero(struct stats *st);
 unsigned int stats_order(const struct stats *st, enum stats_sort key,
 			 unsigned int *out);
 const char *stats_sort_name(enum stats_sort key);
+/* The order a name means (cpu, events or events/s, drops, fill), or -1. */
+int stats_sort_parse(const char *name);
 
 /*
  * The last width history values of cs as levels 0..levels-1 (0 also for

@@ -106,6 +106,14 @@ static void settle(void *ctx, const struct subbuf_chunk *c, bool intact)
 	for (uint32_t i = 0; t->follow_tasks && i < c->nrec; i++) {
 		const struct sched_relay_record *r = &t->staged[i];
 
+		/* -F: the command's tree grows as its forks are read,
+		 * before the figures take the children's records (time
+		 * merge) */
+		if (r->type == SCHED_RELAY_FORK && t->filter &&
+		    t->filter->tree)
+			pid_tree_fork(t->filter->tree, r->pid, r->tgid,
+				      r->pid2);
+
 		if (is_self(t, r)) {
 			t->self_events++;
 			if (t->hide_self) {

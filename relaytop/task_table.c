@@ -4,8 +4,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
+#include "text.h"
 #include "util.h"
 
 static const struct {
@@ -35,6 +38,27 @@ const char *task_col_title(enum task_col c)
 	return c < TCOL_NR ? cols[c].title : "?";
 }
 
+int task_col_parse(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum task_col col;
+	} other[] = {
+		{ "sw", TCOL_SWITCHES }, { "switches", TCOL_SWITCHES },
+		{ "wake", TCOL_WAKEUPS }, { "wakeups", TCOL_WAKEUPS },
+		{ "mig", TCOL_MIGRATIONS }, { "migrations", TCOL_MIGRATIONS },
+		{ "inv", TCOL_INVOL }, { "cpu", TCOL_CPU },
+	};
+
+	for (int c = 0; c < TCOL_NR; c++)
+		if (!strcasecmp(name, cols[c].name))
+			return c;
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++)
+		if (!strcasecmp(name, other[i].name))
+			return (int)other[i].col;
+	return -1;
+}
+
 bool task_col_shown(enum task_col c, enum sched_lat_kind kind)
 {
 	if (c == TCOL_LAT_AVG || c == TCOL_LAT_MAX)
@@ -42,6 +66,38 @@ bool task_col_shown(enum task_col c, enum sched_lat_kind kind)
 	if (c == TCOL_RQ_AVG || c == TCOL_RQ_MAX)
 		return kind == SCHED_LAT_RUNQ;
 	return c < TCOL_NR;
+}
+
+/* Whether hay holds needle, ASCII letters in either case. */
+static bool holds(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++) {
+		size_t i = 0;
+
+		while (i < n && hay[i] &&
+		       tolower((unsigned char)hay[i]) ==
+		       tolower((unsigned char)needle[i]))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return n == 0;
+}
+
+bool task_row_matches(const struct task_row *r, const char *text)
+{
+	char name[TEXT_ESCAPED_SIZE(sizeof(r->comm))];
+	size_t digits = strspn(text, "0123456789");
+
+	if (!text[0])
+		return true;
+	if (!text[digits] && digits < 11 && r->id == atol(text))
+		return true;
+	/* the name as shown: what the user reads is what the user types */
+	text_escape(name, sizeof(name), r->comm, sizeof(r->comm), true);
+	return holds(name, text);
 }
 
 double task_row_invol(const struct task_row *r)
@@ -197,6 +253,14 @@ struct task_row *task_table(const struct sched_model *m,
 		add_counts(&r->c, c);
 		r->have_cpu = t->have_cpu;
 		r->last_cpu = t->last_cpu;
+	}
+	if (o->match[0]) {
+		size_t kept = 0;
+
+		for (size_t i = 0; i < k; i++)
+			if (task_row_matches(&rows[i], o->match))
+				rows[kept++] = rows[i];
+		k = kept;
 	}
 	if (k > 1) {
 		struct task_row *tmp = xcalloc(k, sizeof(*tmp));

@@ -24,29 +24,12 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "record_keep.h"
 #include "source_report.h"
+#include "top_seek.h"
 #include "top_serve.h"
 #include "ui.h"
 #include "util.h"
-
-static void sinks(struct top *t)
-{
-	const struct filter *f = &t->app.opt->filter;
-	struct feed_sink s;
-
-	/* the figures, for a screen (t and l may ask for them) or the
-	 * batch tables; they count what the filter lets through */
-	tally_figures(&t->tally, t->app.out == OUT_CURSES ||
-		      t->app.opt->tasks || t->app.opt->latency);
-	if (filter_any(f))
-		tally_filter(&t->tally, f);
-	filter_format(f, t->filter_text, sizeof(t->filter_text));
-
-	s = tally_sink(&t->tally);
-	feed_add(&t->feed, &s);
-	s = app_sink(&t->app);
-	feed_add(&t->feed, &s);
-}
 
 /* Record what the source yields from now on; each CPU's counts so far
  * are where the recording starts counting. */
@@ -56,7 +39,16 @@ static void start_recording(struct top *t, const char *path)
 	struct record_meta m;
 	struct feed_sink s;
 	struct source_cpu sc;
+	char kept[512];
+	int old = record_keep_old(path, kept, sizeof(kept));
 
+	if (old < 0)
+		fatal("%s", kept);
+	if (old > 0) {
+		app_status(&t->app, false, "%s", kept);
+		if (t->app.out != OUT_CURSES)
+			fprintf(stderr, "%s: %s\n", progname, kept);
+	}
 	live_source_config(&t->live, &c);
 	m = record_sink_meta(&c);
 	t->rec = recorder_create(path, &m);
@@ -76,8 +68,49 @@ static void start_recording(struct top *t, const char *path)
 		recorder_track_cpu(t->rec, sc.cpu, sc.lost, sc.dropped, true);
 }
 
-void top_start(struct top *t, const struct options *opt,
-	       enum output_mode out)
+/*
+ * -C names only CPUs the source has (the channel's buffers when it
+ * starts, the recording's): 0, or -1 after saying which it has.
+ */
+static int check_cpus(struct top *t)
+{
+	const struct filter *f = &t->app.opt->filter;
+	struct filter have;
+	struct source_cpu sc;
+	char list[256];
+	int max = filter_max_cpu(f);
+
+	if (max < 0)
+		return 0;
+	memset(&have, 0, sizeof(have));
+	have.have_cpus = true;
+	if (t->recorded) {
+		for (unsigned int c = 0; c < t->rp.rs.rd.ncpus; c++)
+			if (t->rp.rs.rd.summary[c].present &&
+			    c < FILTER_MAX_CPUS)
+				have.cpus[c / 8] |= (uint8_t)(1u << (c % 8));
+	} else {
+		for (unsigned int i = 0; t->src.ops->cpu &&
+		     t->src.ops->cpu(t->src.self, i, &sc); i++)
+			if (sc.cpu < FILTER_MAX_CPUS)
+				have.cpus[sc.cpu / 8] |=
+					(uint8_t)(1u << (sc.cpu % 8));
+	}
+	for (int c = 0; c <= max; c++) {
+		if (!filter_cpu(f, (unsigned int)c) ||
+		    filter_cpu(&have, (unsigned int)c))
+			continue;
+		filter_format(&have, list, sizeof(list));
+		warn("-C %d: %s has no CPU %d (its CPUs: %s)", c,
+		     t->recorded ? "the recording" : "the channel", c,
+		     filter_max_cpu(&have) < 0 ? "none" : list + 3);
+		return -1;
+	}
+	return 0;
+}
+
+int top_start(struct top *t, const struct options *opt,
+	      enum output_mode out)
 {
 	struct source_state st;
 	uint64_t start;
@@ -90,13 +123,15 @@ void top_start(struct top *t, const struct options *opt,
 	tally_init(&t->tally, 0, start, out != OUT_NONE);
 	t->tally.self_pid = (int)getpid();
 	t->tally.hide_self = t->app.hide_self;
-	sinks(t);
+	top_sinks(t);
 	if (live_source_open(&t->live, opt->channel, &t->feed, msg,
 			     sizeof(msg)))
 		fatal("%s", msg);
 	if (out == OUT_NONE)
 		live_source_count_mix(&t->live, false);	/* nothing shows it */
 	t->src = live_source(&t->live);
+	if (check_cpus(t))
+		return -1;
 	if (opt->record)
 		start_recording(t, opt->record);
 	loop_timer(&t->loop, t->app.interval,
@@ -107,6 +142,7 @@ void top_start(struct top *t, const struct options *opt,
 	if (st.read_only)
 		app_status(&t->app, true, "buffers opened read-only: "
 			   "sub-buffers cannot be handed back");
+	return 0;
 }
 
 int top_start_replay(struct top *t, const struct options *opt,
@@ -123,9 +159,11 @@ int top_start_replay(struct top *t, const struct options *opt,
 	}
 	tally_init(&t->tally, replay_source_ncpus(&t->rp),
 		   replay_source_start_ns(&t->rp), out != OUT_NONE);
-	sinks(t);
+	top_sinks(t);
 	replay_source_start(&t->rp);
 	t->src = replay_source(&t->rp);
+	if (check_cpus(t))
+		return -2;
 	/* the first interval at once; in batch mode, one after another */
 	loop_timer(&t->loop, out == OUT_CURSES ? t->app.interval : 0,
 		   mono_ns());
@@ -168,6 +206,9 @@ static enum output_mode output_mode(const struct options *opt)
 {
 	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 
+	/* the terminal is the command's, as with perf record -- CMD */
+	if (opt->command)
+		return opt->batch ? OUT_BATCH : OUT_NONE;
 	if (opt->replay)
 		return opt->batch || opt->no_ui || !tty ? OUT_BATCH : OUT_CURSES;
 	if (opt->batch)
@@ -196,20 +237,79 @@ static int end_replay(struct top *t)
 	return status;
 }
 
-int top_run(const struct options *opt)
+/* The command of -- CMD let go: 0, or the exit status a shell gives a
+ * command that could not run (126, 127), said. */
+static int run_workload(struct top *t)
 {
+	int err;
+
+	if (!t->work)
+		return 0;
+	err = workload_go(t->work);
+	if (!err)
+		return 0;
+	warn("%s: %s", t->work->name, strerror(err));
+	t->app.quit = true;
+	return err == ENOENT ? 127 : 126;
+}
+
+/* The end of -- CMD: stopped if it still runs; its status, unless it
+ * could not run or relaytop itself failed (status). */
+static int end_workload(struct top *t, int status, int not_run)
+{
+	workload_stop(t->work);
+	if (not_run)
+		return not_run;
+	if (status)
+		return status;
+	return workload_status(t->work);
+}
+
+int top_run(const struct options *given)
+{
+	struct options opt_copy = *given;
+	const struct options *opt = &opt_copy;
 	enum output_mode out = output_mode(opt);
 	const char *note = NULL;
+	struct workload work;
+	struct pid_tree tree;
 	struct top t;
-	int status;
+	int status, not_run = 0, err;
 
 	loop_install_signals();
+	/* the command first: its pid is the filter's before anything is
+	 * read (it waits to exec until the recording is there) */
+	if (opt->command) {
+		err = workload_start(&work, opt->command);
+		if (err) {
+			/* as a shell says a command could not run */
+			warn("%s: %s", opt->command[0], strerror(-err));
+			return err == -ENOENT ? 127 : err == -EACCES ? 126 : 1;
+		}
+		if (opt->follow) {
+			pid_tree_init(&tree, work.pid);
+			opt_copy.filter.tree = &tree;
+		}
+	}
 	if (opt->replay) {
-		if (top_start_replay(&t, opt, out))
+		status = top_start_replay(&t, opt, out);
+		if (status == -1)
 			return 1;
 	} else {
-		top_start(&t, opt, out);
+		status = top_start(&t, opt, out);
 	}
+	if (status) {
+		top_free(&t);
+		if (opt->command) {
+			workload_stop(&work);
+			workload_free(&work);
+			if (opt->follow)
+				pid_tree_free(&tree);
+		}
+		return 2;	/* -C: a bad command line */
+	}
+	if (opt->command)
+		t.work = &work;
 	if (out == OUT_CURSES) {
 		if (ui_init(&note, !opt->no_color)) {
 			warn("%s: printing text instead", note ? note :
@@ -223,12 +323,16 @@ int top_run(const struct options *opt)
 			top_render(&t);
 		}
 	}
-	if (t.app.out == OUT_NONE && opt->record)
+	if (t.app.out == OUT_NONE && opt->record && opt->command)
+		fprintf(stderr, "%s: recording to %s while %s runs\n",
+			progname, opt->record, opt->command[0]);
+	else if (t.app.out == OUT_NONE && opt->record)
 		fprintf(stderr, "%s: recording to %s%s\n", progname,
 			opt->record, opt->duration > 0 ? "" :
 			" (Ctrl-C or SIGTERM stops)");
+	not_run = run_workload(&t);
 
-	if (loop_run(&t.loop) != LOOP_DONE)
+	if (!t.app.quit && loop_run(&t.loop) != LOOP_DONE)
 		t.app.quit = true;
 
 	if (t.recorded)
@@ -241,7 +345,8 @@ int top_run(const struct options *opt)
 	if (ui_active())
 		ui_done();
 	if (t.rec) {
-		FILE *out = t.app.out == OUT_BATCH ? stderr : stdout;
+		/* standard output is the command's, or the blocks' */
+		FILE *out = t.app.out == OUT_BATCH || t.work ? stderr : stdout;
 
 		batch_print_record_summary(out, t.rec);
 		/* how the reading went: wake-ups, writes, and how late the
@@ -255,6 +360,13 @@ int top_run(const struct options *opt)
 	}
 	if (t.rec_failed)
 		status = 1;
+	if (t.work)
+		status = end_workload(&t, status, not_run);
 	top_free(&t);
+	if (opt->command) {
+		workload_free(&work);
+		if (opt->follow)
+			pid_tree_free(&tree);
+	}
 	return status;
 }

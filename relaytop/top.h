@@ -16,11 +16,13 @@
 #include "top_step.h"
 
 /* Set up the live mode: open (fatal if it cannot) the channel, create the
- * recording.  Nothing is drawn yet. */
-void top_start(struct top *t, const struct options *opt,
-	       enum output_mode out);
-/* Set up a replay of opt->replay: 0, or -1 after saying why the file
- * cannot be shown. */
+ * recording.  Nothing is drawn yet.  Returns 0, or -1 after saying that
+ * -C names a CPU the channel has no buffer of (then nothing is recorded:
+ * top_free() it). */
+int top_start(struct top *t, const struct options *opt,
+	      enum output_mode out);
+/* Set up a replay of opt->replay: 0, -1 after saying why the file cannot
+ * be shown, or -2 after saying that -C names a CPU it has none of. */
 int top_start_replay(struct top *t, const struct options *opt,
 		     enum output_mode out);
 /* Final read, close the recording: the exit status. */

@@ -31,6 +31,10 @@ static unsigned int serve_pollfds(void *ctx, struct pollfd *pfd,
 		pfd[0] = (struct pollfd) { .fd = STDIN_FILENO, .events = POLLIN };
 		n = 1;
 	}
+	/* the command's end (its pidfd), right after the keys */
+	if (t->work && workload_fd(t->work) >= 0 && n < max)
+		pfd[n++] = (struct pollfd) { .fd = workload_fd(t->work),
+					     .events = POLLIN };
 	if (t->src.ops->pollfds)
 		n += t->src.ops->pollfds(t->src.self, pfd + n, max - n);
 	return n;
@@ -61,6 +65,11 @@ static void serve_ready(void *ctx, const struct pollfd *pfd, unsigned int n,
 			ui_repaint();
 			top_render(t);
 		}
+	}
+	if (t->work && k < n && pfd[k].fd == workload_fd(t->work)) {
+		if (pfd[k].revents && workload_ended(t->work))
+			t->app.quit = true;	/* its life is over */
+		k++;
 	}
 	if (!interrupted && t->src.ops->ready)
 		t->src.ops->ready(t->src.self, pfd + k, n - k);

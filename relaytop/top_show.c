@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
 #include "controller.h"
+#include "task_find.h"
 #include "ui.h"
 #include "util.h"
 
@@ -15,6 +17,7 @@
 static void keyed(const struct top *t, struct view *v)
 {
 	v->interval = t->app.interval;
+	v->speed = t->app.speed;
 	v->sort = t->app.sort;
 	v->mode = t->app.mode;
 	v->lat_kind = t->app.lat_kind;
@@ -27,6 +30,10 @@ static void keyed(const struct top *t, struct view *v)
 	v->status_error = t->app.status_error;
 	v->status_new = t->app.status_seq != t->status_printed;
 	v->prompt = controller_prompt(&t->app);
+	v->typing = t->app.typing;
+	v->find = t->app.find;
+	v->find_missed = t->app.find_missed;
+	v->found_id = -1;
 	v->self_hidden = t->tally.hide_self;
 }
 
@@ -45,6 +52,8 @@ static void live_view(const struct top *t, struct view *v)
 	v->model = t->tally.follow_tasks ? &t->tally.model : NULL;
 	v->figures = t->tally.figures ? &t->tally.merged : NULL;
 	v->batch_tasks = t->app.opt->tasks;
+	v->format = t->app.opt->format;
+	v->block = t->blocks_printed;
 	v->batch_latency = t->app.opt->latency;
 	v->filter = t->filter_text;
 	v->elapsed = (double)(t->tally.st.tick_ns - t->tally.st.start_ns) / 1e9;
@@ -98,6 +107,27 @@ void top_view(const struct top *t, struct view *v)
 	keyed(t, v);
 }
 
+/* The row the tasks view's search is on, in the rows the view shows. */
+static void find(struct top *t, struct view *v)
+{
+	struct task_table_opts o = v->tasks;
+	struct task_row *rows;
+	size_t n;
+	long at;
+
+	if (v->mode != VIEW_TASKS || !v->figures || !t->app.find[0])
+		return;
+	o.since_start = false;
+	rows = task_table(v->figures, &o, &n);
+	at = task_find(rows, n, t->app.find, &t->app.found_id,
+		       t->app.find_next);
+	free(rows);
+	t->app.find_next = false;
+	t->app.find_missed = at < 0;
+	v->find_missed = at < 0;
+	v->found_id = at < 0 ? -1 : t->app.found_id;
+}
+
 static void render(struct top *t, bool final)
 {
 	struct view v;
@@ -105,6 +135,7 @@ static void render(struct top *t, bool final)
 
 	top_view(t, &v);
 	v.final = final;
+	find(t, &v);
 	/* the terminal or the pipe may not take it (^S, | less): a stop
 	 * signal must still get through */
 	saved = loop_signals_in();
@@ -113,6 +144,7 @@ static void render(struct top *t, bool final)
 	} else if (t->app.out == OUT_BATCH && !t->output_failed &&
 		   !batch_print(stdout, &v)) {
 		t->status_printed = t->app.status_seq;
+		t->blocks_printed++;
 	} else if (t->app.out == OUT_BATCH && !t->output_failed) {
 		int err = errno ? errno : EIO;
 

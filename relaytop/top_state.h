@@ -21,6 +21,7 @@
 #include "source.h"
 #include "tally.h"
 #include "view.h"
+#include "workload.h"
 
 struct top {
 	struct app app;
@@ -33,6 +34,7 @@ struct top {
 	struct recorder *rec;		/* --record, or NULL */
 	struct record_sink rsink;
 	bool rec_failed;		/* a write of it failed: stopped */
+	struct workload *work;		/* -- CMD, or NULL */
 	struct loop loop;
 	struct view frozen;		/* live and paused: what is shown */
 	struct stats frozen_st;		/* the statistics frozen.st shows */
@@ -40,6 +42,7 @@ struct top {
 	struct sched_model frozen_fig;	/* the figures frozen.figures shows */
 	bool output_failed;		/* writing the batch output failed */
 	unsigned long status_printed;	/* app.status_seq the batch printed */
+	unsigned long blocks_printed;	/* batch blocks printed */
 	char filter_text[256];		/* the filter as the command line */
 };
 

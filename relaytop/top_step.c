@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "controller.h"
+#include "top_seek.h"
 #include "top_show.h"
 
 /*
@@ -40,7 +41,8 @@ void top_tick(struct top *t)
 	if (t->recorded && (t->app.paused || st.ended) &&
 	    t->app.out == OUT_CURSES)
 		return;
-	now = t->src.ops->tick(t->src.self, t->app.interval);
+	now = t->src.ops->tick(t->src.self, t->app.interval *
+			       (t->recorded ? t->app.speed : 1));
 	/* a recording is fed in time order up to now; live, the source
 	 * says up to when every CPU's records have been read */
 	tally_tick(&t->tally, now, t->src.ops->complete ?
@@ -52,6 +54,9 @@ void top_tick(struct top *t)
 	if (!t->app.paused || t->app.out != OUT_CURSES)
 		top_render(t);
 	if (t->app.opt->count && t->app.ticks >= t->app.opt->count)
+		t->app.quit = true;
+	/* without a pidfd, the command's end is asked for at each tick */
+	if (t->work && workload_ended(t->work))
 		t->app.quit = true;
 	t->src.ops->state(t->src.self, &st);
 	if (t->recorded && st.ended && t->app.out != OUT_CURSES)
@@ -66,6 +71,8 @@ unsigned int top_key(struct top *t, int key)
 	t->tally.hide_self = t->app.hide_self;
 	if (react & REACT_ZERO)
 		tally_zero(&t->tally);
+	if (react & REACT_SEEK)
+		top_seek(t, t->app.seek_ns);
 	if (react & REACT_PAUSE)
 		top_set_paused(t, t->app.paused);
 	if (react & REACT_INTERVAL) {

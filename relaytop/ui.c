@@ -31,6 +31,7 @@
 #include "events.h"
 #include "keys.h"
 #include "text.h"
+#include "ui_help.h"
 #include "ui_paint.h"
 #include "ui_sched.h"
 #include "util.h"
@@ -188,6 +189,9 @@ int ui_init(const char **note, bool colors)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* Esc is a key here (it clears a search): not a second's wait for
+	 * the rest of a sequence that never comes */
+	set_escdelay(25);
 	curs_set(0);
 	colors = colors && has_colors();
 	paint_setup(colors, utf8);
@@ -235,6 +239,14 @@ int ui_read_key(void)
 		return KEY_CODE_HOME;
 	case KEY_END:
 		return KEY_CODE_END;
+	case KEY_LEFT:
+		return KEY_CODE_LEFT;
+	case KEY_RIGHT:
+		return KEY_CODE_RIGHT;
+	case KEY_BACKSPACE:
+		return KEY_CODE_BACKSPACE;
+	case KEY_ENTER:
+		return KEY_CODE_ENTER;
 	}
 	if (c >= KEY_F(1) && c <= KEY_F(12))
 		return KEY_CODE_F(c - KEY_F(0));
@@ -250,7 +262,11 @@ static void draw_header(const struct view *v)
 	attron(A_BOLD);
 	paint_put(0, 0, "relaytop");
 	attroff(A_BOLD);
-	if (v->replay)
+	if (v->replay && v->speed != 1)
+		paint_put(0, 9, " replay of %s   at %s   every %gs   x%g%s",
+		    v->source, elapsed, v->interval, v->speed,
+		    v->ended ? "   (the end)" : "");
+	else if (v->replay)
 		paint_put(0, 9, " replay of %s   at %s   every %gs%s", v->source,
 		    elapsed, v->interval, v->ended ? "   (the end)" : "");
 	else if (v->have_cfg)
@@ -460,73 +476,6 @@ static unsigned int draw_table(const struct view *v, int top, int bottom)
 	return first;
 }
 
-/* The help: the keys, the columns of each view; from line first on. */
-static unsigned int draw_help(unsigned int scroll, int top, int bottom)
-{
-	static const char *const columns[] = {
-		"CPUs view",
-		"  DROPPED  events the producer dropped (buffer full), since the reset or z",
-		"  DROP/s   dropped and lost per second, in red while it happens",
-		"  LOST     events overwritten before relaytop read them",
-		"  FILL     how far relaytop was behind, at worst, in the interval",
-		"  MIX      the event types' shares: S switch, W wakeup, N wakeup_new,",
-		"           M migrate, F fork, X exit, K waking",
-		"  RUNNING  the task on the CPU now (idle; ?: not known since a gap)",
-		"Tasks view (t): the last interval, one behind; c: one CPU",
-		"  SW/s     switched in per second     WAKE/s  woken per second",
-		"  MIG/s    migrated per second        INV%    switched out still runnable",
-		"  CPU%     ran, share of one CPU      LAST    CPU last switched in on",
-		"  WAKAVG WAKMAX  wakeup latency: waking (or wakeup) to switch-in",
-		"  RQAVG RQMAX    run-queue latency (L): wakeup or preemption to",
-		"                 switch-in, as runqlat and perf sched latency",
-		"Latency view (l): that latency per CPU, the last interval",
-		"  MISSED   wakeups whose switch-in fell in a counted gap",
-		"  P50 P90 P99  at most 1/16 above the true value; MAX exact",
-		"  late     (under all) records out of time order, since start or z",
-		"  a CPU with no record, gap or wakeup has no row",
-		"A pid's task row starts again when a new task has the pid",
-	};
-	size_t n;
-	const struct key_binding *keys = keys_table(&n);
-	char lines[96][160];
-	bool bold[96] = { false };
-	unsigned int total = 0, first, room = bottom > top ?
-					      (unsigned int)(bottom - top) : 0;
-	int y = top;
-
-	bold[total] = true;
-	snprintf(lines[total++], sizeof(lines[0]), "Keys");
-	for (size_t i = 0; i < n && total < 90 - ARRAY_SIZE(columns); i++)
-		if (keys[i].label)
-			snprintf(lines[total++], sizeof(lines[0]), "  %-8s %s",
-				 keys[i].label, keys[i].help);
-	lines[total++][0] = '\0';
-	bold[total] = true;
-	snprintf(lines[total++], sizeof(lines[0]), "Columns");
-	for (size_t i = 0; i < ARRAY_SIZE(columns); i++)
-		snprintf(lines[total++], sizeof(lines[0]), "%s", columns[i]);
-	lines[total++][0] = '\0';
-	snprintf(lines[total++], sizeof(lines[0]),
-		 "h, ?, F1 or Esc returns; arrows scroll");
-	if (total > room && room > 1)
-		room--;		/* for the line that says there is more */
-	first = paint_first_row(scroll, total, room);
-	for (unsigned int row = first; row < first + room && row < total; row++) {
-		if (bold[row])
-			attron(A_BOLD);
-		paint_put(y++, 2, "%s", lines[row]);
-		if (bold[row])
-			attroff(A_BOLD);
-	}
-	if (first + room < total && room) {
-		attron(A_REVERSE);
-		paint_put(bottom - 1, 2, " %u more lines: Down or PgDn ",
-			  total - first - room);
-		attroff(A_REVERSE);
-	}
-	return first;
-}
-
 void ui_repaint(void)
 {
 	if (ui.screen)
@@ -541,16 +490,32 @@ unsigned int ui_draw(const struct view *v)
 	if (!ui.screen)
 		return v->scroll;
 	erase();
-	draw_header(v);
-	if (v->show_help)
-		first = draw_help(v->scroll, 3, status_y);
-	else if (v->mode == VIEW_TASKS)
-		first = ui_draw_tasks(v, 3, status_y - 1);
-	else if (v->mode == VIEW_LATENCY)
-		first = ui_draw_latency(v, 3, status_y - 1);
-	else
-		first = draw_table(v, 4, status_y - 1);
-	if (v->prompt) {
+	if (v->show_help) {
+		/* the whole screen but the status line, as htop's */
+		first = ui_draw_help(v->mode, v->scroll, 0, status_y);
+	} else {
+		draw_header(v);
+		if (v->mode == VIEW_TASKS)
+			first = ui_draw_tasks(v, 3, status_y - 1);
+		else if (v->mode == VIEW_LATENCY)
+			first = ui_draw_latency(v, 3, status_y - 1);
+		else
+			first = draw_table(v, 4, status_y - 1);
+	}
+	if (v->typing) {
+		/* printable ASCII only: what controller.c lets be typed */
+		attron(A_BOLD);
+		paint_put(status_y, 0, "%s: %s_", v->typing == '/' ? "search" :
+			  "filter", v->typing == '/' ? v->find :
+			  v->tasks.match);
+		attroff(A_BOLD);
+		paint_put(status_y, (int)strlen(v->typing == '/' ? v->find :
+						v->tasks.match) + 9,
+			  "%s", v->typing == '/' && v->find_missed &&
+			  v->find[0] ? "no task matches; Esc clears" :
+			  v->typing == '/' ? "Enter keeps, F3 next, Esc clears" :
+			  "Enter keeps, Esc clears");
+	} else if (v->prompt) {
 		attron(A_BOLD);
 		paint_put(status_y, 0, "%s", v->prompt);
 		attroff(A_BOLD);

@@ -29,6 +29,14 @@ static void title(const struct view *v, int y, const char *what)
 		  m ? (double)m->last_ns / 1e9 : 0.0,
 		  v->filter && v->filter[0] ? "  " : "",
 		  v->filter ? v->filter : "");
+	/* what is typed on the screen is printable ASCII (controller.c) */
+	if (v->mode == VIEW_TASKS && v->tasks.match[0]) {
+		int yy, x;
+
+		getyx(stdscr, yy, x);
+		if (yy == y)
+			paint_put(y, x, "  filter \"%s\"", v->tasks.match);
+	}
 }
 
 unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
@@ -64,7 +72,20 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 	secs = (double)m->last_ns / 1e9;
 	room = bottom > y ? (unsigned int)(bottom - y) : 0;
 	first = paint_first_row(v->scroll, (unsigned int)n, room);
-	if (!n)
+	/* the row the search found is on the screen */
+	for (size_t i = 0; i < n && v->found_id >= 0 && room; i++) {
+		if (rows[i].id != v->found_id)
+			continue;
+		if (i < first || i >= first + room)
+			first = paint_first_row(i > room / 2 ?
+						(unsigned int)i - room / 2 : 0,
+						(unsigned int)n, room);
+		break;
+	}
+	if (!n && o.match[0])
+		paint_put(y, 0, "no task matches the filter \"%s\" (Esc: "
+			  "all of them)", o.match);
+	else if (!n)
 		paint_put(y, 0, m->intervals ? "no task did anything in the "
 			  "last interval" : "the first interval is not over yet");
 	for (size_t i = first; i < n && y < bottom; i++, y++) {
@@ -91,6 +112,8 @@ unsigned int ui_draw_tasks(const struct view *v, int top, int bottom)
 			  task_row_invol(r) * 100,
 			  secs > 0 ? (double)r->c.runtime_ns / 1e9 / secs * 100 : 0,
 			  last, nlat ? avg : "-", nlat ? max : "-");
+		if (r->id == v->found_id)
+			mvchgat(y, 0, -1, A_REVERSE, 0, NULL);
 	}
 	if (n > room && room)
 		paint_put(top, COLS > 24 ? COLS - 22 : 0, "rows %u-%u of %zu",

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "control.h"
+#include "options.h"
 #include "sched_model.h"
 #include "stats.h"
 #include "task_table.h"
@@ -42,10 +43,13 @@ struct view {
 	bool batch_tasks;		/* batch: a tasks block too (--tasks) */
 	bool batch_latency;		/* batch: a latency block (--latency) */
 	bool final;			/* the last block: since the start */
+	enum output_format format;	/* batch: text, CSV or JSON */
+	unsigned long block;		/* batch: blocks printed before */
 	bool status_new;		/* batch: the status not printed yet */
 	const char *filter;		/* "-p 12 -C 0-3", or "" */
 	double elapsed;			/* seconds since the start */
 	double interval;		/* refresh interval, seconds */
+	double speed;			/* replay: recorded seconds a second */
 	enum stats_sort sort;
 	bool paused;
 	bool show_help;
@@ -53,6 +57,10 @@ struct view {
 	const char *status;		/* what just happened, or "" */
 	bool status_error;
 	const char *prompt;		/* a question awaiting a key, or NULL */
+	int typing;			/* '/' search or '\\' filter typed */
+	const char *find;		/* the search's text, or "" */
+	bool find_missed;		/* it names no row */
+	int32_t found_id;		/* the row it found, or -1 */
 	bool self_known;		/* self_events is counted (live) */
 	uint64_t self_events;		/* relaytop's own switches, wake-ups */
 	bool self_hidden;		/* and they are left out of the figures */

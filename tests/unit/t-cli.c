@@ -9,8 +9,14 @@
  * --export-*);
  * --tasks, --latency, --no-color and NO_COLOR; unknown options, missing
  * arguments and stray
- * arguments are refused with a message naming them; the usage text
- * mentions every option; --version states the version scheme in the
+ * arguments are refused with a message naming them; an ambiguous prefix
+ * names the options it could be (--rep: --replay --report), an argument
+ * given to an option that takes none says so (--help=x); an option the
+ * mode would ignore (-b with --dump, --speed without --replay) is
+ * refused, naming the modes it applies to; --comm takes a list of names
+ * of at most 15 bytes (what the kernel keeps); --tid, --sort, --speed,
+ * --format, --read-only, --latency=runq; a command after -- (with
+ * --record or -b; -F follows it); the usage text mentions every option; --version states the version scheme in the
  * words of the man page and docs/record-format.md (each holds the line).
  */
 #include <stdio.h>
@@ -18,6 +24,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stats.h"
+#include "task_table.h"
 #include "test-lib.h"
 #include "test-util.h"
 
@@ -94,7 +102,7 @@ static void test_values(void)
 	check_int(o.filter.pids[1], ==, 34);
 	rc = parse(&o, err, "--comm", "loadgen", "--cpu", "0-1,3");
 	check_int(rc, ==, 0);
-	check_str(o.filter.comm, "loadgen");
+	check_str(o.filter.comms[0], "loadgen");
 	check(filter_cpu(&o.filter, 3) && !filter_cpu(&o.filter, 2));
 	rc = parse(&o, err, "--tasks", "--latency", "--no-color", "-C0");
 	check_int(rc, ==, 0);
@@ -135,7 +143,7 @@ static void test_errors(void)
 	expect_error("-n", "-3", NULL, "-n: '-3'");
 	expect_error("-t", "soon", NULL, "-t: 'soon'");
 	expect_error("-x", NULL, NULL, "unknown option -x");
-	expect_error("--bogus", NULL, NULL, "unknown option --bogus");
+	expect_error("--bogus", NULL, NULL, "unknown option '--bogus'");
 	expect_error("-d", NULL, NULL, "-d needs an argument");
 	expect_error("--record", NULL, NULL, "--record needs an argument");
 	expect_error("stray", NULL, NULL, "unexpected argument 'stray'");
@@ -147,18 +155,21 @@ static void test_errors(void)
 	expect_error("-p", "1,,2", NULL, "-p 1,,2: not a list of process ids");
 	expect_error("-p", "x", NULL, "-p x: not a list");
 	expect_error("-C", "3-1", NULL, "-C 3-1: not a CPU list");
-	expect_error("--comm", "a-name-longer-than-16", NULL, "a task name is 1 to 16");
+	/* the kernel keeps 15 bytes of a name: 16 can never match */
+	expect_error("--comm", "sixteen-bytes-xx", NULL,
+		     "--comm: a task name is 1 to 15 bytes");
+	expect_error("--comm", "a,,b", NULL, "'' has 0");
 	/* the filters count for the views and --report: elsewhere they
 	 * would be ignored without a word */
-	expect_error("--dump", "a", "-p1", "-p, --comm and -C apply to");
-	expect_error("--check", "a", "--comm=x", "-p, --comm and -C apply to");
-	expect_error("--export-perfetto=-", "a", "-C0", "-p, --comm and -C apply to");
-	expect_error("-C0", "--export-ctf=d", "a", "-p, --comm and -C apply to");
+	expect_error("--dump", "a", "-p1", "-p does not apply to --dump");
+	expect_error("--check", "a", "--comm=x", "--comm does not apply to --check");
+	expect_error("--export-perfetto=-", "a", "-C0", "-C does not apply to --export-*");
+	expect_error("-C0", "--export-ctf=d", "a", "-C does not apply to --export-*");
 	expect_error("--export-tracecmd", "t.dat", NULL,
 		     "--export-tracecmd OUT needs the recording to export");
 	expect_error("--export-tracecmd=t", "--export-ctf=d", "a",
 		     "exclude each other");
-	expect_error("--export-tracecmd=t", "a", "-p1", "-p, --comm and -C apply to");
+	expect_error("--export-tracecmd=t", "a", "-p1", "-p does not apply");
 	{
 		struct options o;
 		char err[256];
@@ -169,6 +180,152 @@ static void test_errors(void)
 	}
 }
 
+/* Where getopt_long() alone says "unknown" or names the wrong option. */
+static void test_long_option_errors(void)
+{
+	expect_error("--rep", "x", NULL,
+		     "option '--rep' is ambiguous: --replay --report");
+	expect_error("--no", NULL, NULL,
+		     "option '--no' is ambiguous: --no-ui --no-color");
+	expect_error("--export", "x", "y", "is ambiguous: --export-ctf "
+		     "--export-perfetto --export-tracecmd");
+	expect_error("--help=x", NULL, NULL,
+		     "option '--help' takes no argument ('--help=x')");
+	expect_error("--batch=1", NULL, NULL, "'--batch' takes no argument");
+	expect_error("--bogus=1", NULL, NULL, "unknown option '--bogus=1'");
+	expect_error("-bx", NULL, NULL, "unknown option -x");
+	/* an unambiguous prefix is the option */
+	{
+		struct options o;
+		char err[256];
+
+		check_int(parse(&o, err, "--repl", "x", NULL, NULL), ==, 0);
+		check_str(o.replay, "x");
+		check_int(parse(&o, err, "--lat", NULL, NULL, NULL), ==, 0);
+		check(o.latency);
+	}
+}
+
+/* Options the mode would ignore are refused, naming where they apply. */
+static void test_modes(void)
+{
+	expect_error("--dump", "f", "-b",
+		     "-b does not apply to --dump (only to the live view, "
+		     "--record and --replay)");
+	expect_error("--check", "f", "-n3", "-n does not apply to --check");
+	expect_error("--report", "f", "--tasks",
+		     "--tasks does not apply to --report");
+	expect_error("--replay", "f", "-c/tmp",
+		     "-c does not apply to --replay (only to the live view "
+		     "and --record)");
+	expect_error("--speed", "2", NULL, "--speed does not apply to the "
+		     "live view (only to --replay)");
+	expect_error("--replay", "f", "--read-only",
+		     "--read-only does not apply to --replay");
+	expect_error("--report", "f", "--hide-self",
+		     "--hide-self does not apply to --report");
+	expect_error("--dump", "f", "--no-color",
+		     "--no-color does not apply to --dump");
+	expect_error("--dump", "f", "--sort=pid",
+		     "--sort does not apply to --dump");
+	expect_error("--format", "csv", NULL,
+		     "--format applies to -b's blocks: give -b too");
+	{
+		struct options o;
+		char err[256];
+
+		check_int(parse(&o, err, "-b", "--format=csv", "--tasks",
+				"--latency"), ==, -1);
+		check(strstr(err, "--format csv prints one table") != NULL);
+	}
+}
+
+static void test_new_options(void)
+{
+	struct options o;
+	char err[256];
+	int rc;
+
+	rc = parse(&o, err, "--comm", "kworker/0:1H-kb,a", NULL, NULL);
+	check_int(rc, ==, 0);
+	check_uint(o.filter.ncomms, ==, 2);
+	check_str(o.filter.comms[0], "kworker/0:1H-kb");	/* 15 */
+	check_str(o.filter.comms[1], "a");
+	check(filter_task(&o.filter, 9, 9, "a"));
+	check(!filter_task(&o.filter, 9, 9, "b"));
+	rc = parse(&o, err, "--tid", "5,6", "-p", "7");
+	check_int(rc, ==, 0);
+	check_uint(o.filter.ntids, ==, 2);
+	/* a thread: by its own id only; a process: by pid or tgid */
+	check(filter_task(&o.filter, 6, 100, "x"));
+	check(!filter_task(&o.filter, 8, 5, "x"));
+	check(filter_task(&o.filter, 8, 7, "x"));
+	expect_error("--tid", "x", NULL, "--tid x: not a list of thread ids");
+	rc = parse(&o, err, "--sort", "RQMAX", NULL, NULL);
+	check(rc == 0 && o.have_task_sort && !o.have_cpu_sort);
+	check_int(o.task_sort, ==, TCOL_RQ_MAX);
+	rc = parse(&o, err, "-s", "CPU%", NULL, NULL);
+	check(rc == 0 && o.have_task_sort && o.task_sort == TCOL_CPU);
+	rc = parse(&o, err, "--sort=fill", NULL, NULL, NULL);
+	check(rc == 0 && !o.have_task_sort && o.have_cpu_sort);
+	check_int(o.cpu_sort, ==, SORT_FILL);
+	rc = parse(&o, err, "--sort=cpu", NULL, NULL, NULL);
+	check(rc == 0 && o.have_task_sort && o.have_cpu_sort);
+	expect_error("--sort", "nope", NULL, "--sort: 'nope' is not a column");
+	rc = parse(&o, err, "--replay", "f", "--speed", "10");
+	check_int(rc, ==, 0);
+	check_int((int)o.speed, ==, 10);
+	check_int(parse(&o, err, NULL, NULL, NULL, NULL), ==, 0);
+	check_int((int)o.speed, ==, 1);
+	expect_error("--replay=f", "--speed", "0", "--speed: '0' is not a speed");
+	expect_error("--replay=f", "--speed", "fast", "--speed: 'fast'");
+	rc = parse(&o, err, "-b", "--format", "json", NULL);
+	check(rc == 0 && o.format == FORMAT_JSON);
+	expect_error("-b", "--format=xml", NULL, "'xml' is not text, csv or json");
+	rc = parse(&o, err, "--read-only", NULL, NULL, NULL);
+	check(rc == 0 && o.read_only);
+	rc = parse(&o, err, "--latency=runq", NULL, NULL, NULL);
+	check(rc == 0 && o.latency && o.latency_runq);
+	expect_error("--latency=both", NULL, NULL, "say wakeup or runq");
+}
+
+/* A command after --: what it runs with, what it is refused with. */
+static void test_command(void)
+{
+	char *argv[] = { "relaytop", "--record", "r.bin", "-bF", "--",
+			 "make", "-j4", "--", "x", NULL };
+	struct options o;
+	char err[256];
+
+	check_int(cli_parse(9, argv, &o, err, sizeof(err)), ==, 0);
+	check_str(o.record, "r.bin");
+	check(o.follow);
+	check_uint(o.ncommand, ==, 4);	/* its own -- and options kept */
+	if (check(o.command != NULL)) {
+		check_str(o.command[0], "make");
+		check_str(o.command[1], "-j4");
+		check_str(o.command[2], "--");
+	}
+	expect_error("--", "true", NULL, "a command after -- runs with "
+		     "--record FILE or -b");
+	expect_error("-b", "--", NULL, "-- is followed by no command");
+	expect_error("-b", "-F", NULL, "-F follows the command given after "
+		     "--: there is none");
+	expect_error("--replay=f", "--", "true", "a command after -- does "
+		     "not apply to --replay");
+	{
+		char *argv2[] = { "relaytop", "--record", "r.bin", "-F", "--",
+				  "true", NULL };
+
+		check_int(cli_parse(6, argv2, &o, err, sizeof(err)), ==, -1);
+		check(strstr(err, "-F narrows what -b's blocks count") != NULL);
+	}
+	expect_error("-b", "true", NULL, "unexpected argument 'true' (a "
+		     "command to run goes after --)");
+	check_int(parse(&o, err, "-b", "--", "true", NULL), ==, 0);
+	check_uint(o.ncommand, ==, 1);
+}
+
 static void test_usage(void)
 {
 	static const char *const opts[] = {
@@ -177,6 +334,8 @@ static void test_usage(void)
 		"--version", "--export-ctf", "--export-perfetto", "--report",
 		"--export-tracecmd",
 		"--tasks", "--latency", "--pid", "--comm", "--cpu", "--no-color",
+		"--tid", "--sort", "--speed", "--read-only", "--format",
+		"--follow", "-- COMMAND",
 	};
 	char *text = NULL;
 	size_t len = 0;
@@ -226,6 +385,10 @@ int main(void)
 	TEST(test_defaults(), "defaults: the sched_relay channel, 1 s, no limit");
 	TEST(test_values(), "short and long options take their values");
 	TEST(test_errors(), "bad values, unknown options, conflicts: named errors");
+	TEST(test_long_option_errors(), "ambiguous prefixes name the options; --help=x says --help takes none");
+	TEST(test_modes(), "an option the mode would ignore is refused, saying where it applies");
+	TEST(test_new_options(), "--comm a,b (15 bytes), --tid, --sort, --speed, --format, --read-only, --latency=runq");
+	TEST(test_command(), "a command after --: with --record or -b, -F follows it");
 	TEST(test_usage(), "the usage text mentions every option");
 	TEST(test_version(), "--version says what the man page and the format's spec say");
 	return test_done();

@@ -5,7 +5,8 @@
  * (a terminal title change) and "\033[2J" (a screen erase), a child
  * named by C1 CSI bytes and bytes that are no UTF-8, and a channel name
  * with an escape in the file header, goes through --dump, --report and
- * --replay -b (--tasks, --latency).  Each output holds no control byte
+ * --replay -b (--tasks, --latency, and as CSV and JSON, which Python's
+ * csv and json modules read back).  Each output holds no control byte
  * but newlines, no DEL and (this test runs in the C locale) no byte
  * above 0x7f, and shows the names escaped: \x1b]0;x\x07, \x1b[2J.
  * (t-ui.c checks the screen the same way.)  Before, all three printed
@@ -51,6 +52,25 @@ static int run_replay(const void *arg)
 {
 	struct options o = { .replay = path, .interval = 1, .batch = true,
 			     .tasks = true, .latency = true };
+
+	(void)arg;
+	return top_run(&o);
+}
+
+static int run_replay_csv(const void *arg)
+{
+	struct options o = { .replay = path, .interval = 1, .batch = true,
+			     .tasks = true, .format = FORMAT_CSV };
+
+	(void)arg;
+	return top_run(&o);
+}
+
+static int run_replay_json(const void *arg)
+{
+	struct options o = { .replay = path, .interval = 1, .batch = true,
+			     .tasks = true, .latency = true,
+			     .format = FORMAT_JSON };
 
 	(void)arg;
 	return top_run(&o);
@@ -120,6 +140,74 @@ static void test_escape_rules(void)
 	check_str(small, "abcd");
 }
 
+/*
+ * What Python's csv and json modules read of the output at file: every
+ * CSV row as long as the header, every line a JSON object; the names
+ * among the values, as escaped.  python3 is one of make deps' packages.
+ */
+static void parsed_by_python(const char *what, const char *file, bool json)
+{
+	static const char csv_check[] =
+		"import csv, sys\n"
+		"rows = list(csv.reader(open(sys.argv[1], newline='')))\n"
+		"assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows)\n"
+		"names = [r[rows[0].index('comm')] for r in rows[1:]]\n"
+		"assert sys.argv[2] in names and sys.argv[3] in names, names\n";
+	static const char json_check[] =
+		"import json, sys\n"
+		"names = []\n"
+		"for line in open(sys.argv[1]):\n"
+		"    b = json.loads(line)\n"
+		"    assert 'latency' in b and 'runq' in b['latency']\n"
+		"    names += [t['comm'] for t in b['tasks']['rows']]\n"
+		"assert sys.argv[2] in names and sys.argv[3] in names, names\n";
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "python3 -c \"$(cat <<'EOF'\n%sEOF\n)\" "
+		 "%s '%s' '%s'", json ? json_check : csv_check, file,
+		 HOSTILE_TITLE_ESCAPED, HOSTILE_ERASE_ESCAPED);
+	if (!check_int(system(cmd), ==, 0))
+		test_msg("%s: python could not read it as it should", what);
+}
+
+/* -b --format csv and json: plain bytes, the names escaped as every
+ * text, then quoted as CSV or as JSON strings; both parse. */
+static void test_machine_formats(void)
+{
+	static const struct {
+		const char *what;
+		int (*fn)(const void *arg);
+		bool json;
+	} formats[] = {
+		{ "--format csv", run_replay_csv, false },
+		{ "--format json", run_replay_json, true },
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		char file[300], *text;
+		size_t len;
+		FILE *f;
+
+		check_int(run_captured(formats[i].fn, NULL, &text, &len, NULL),
+			  ==, 0);
+		check(plain(formats[i].what, text, len));
+		snprintf(file, sizeof(file), "%s/out.txt", dir);
+		f = fopen(file, "w");
+		if (f) {
+			fwrite(text, 1, len, f);
+			fclose(f);
+		}
+		parsed_by_python(formats[i].what, file, formats[i].json);
+		/* JSON doubles the escape's backslash */
+		check(strstr(text, formats[i].json ? "\\\\x1b]0;x\\\\x07" :
+			     HOSTILE_TITLE_ESCAPED) != NULL);
+		if (test_failed())
+			test_msg("%s:\n%.2000s", formats[i].what, text);
+		free(text);
+		unlink(file);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -130,6 +218,7 @@ int main(void)
 	TEST(test_output("--dump", run_dump), "--dump prints the names escaped, no control byte");
 	TEST(test_output("--report", run_report), "--report prints the names escaped, no control byte");
 	TEST(test_output("--replay -b", run_replay), "--replay -b --tasks --latency prints the names escaped, no control byte");
+	TEST(test_machine_formats(), "-b --format csv and json: names escaped, then quoted; Python parses both");
 	unlink(path);
 	rmdir(dir);
 	return test_done();

@@ -13,7 +13,9 @@
  * steps through all CPUs and each, 1 toggles the summary, z zeroes
  * relaytop's own counters (not the channel's), arrows and pages scroll;
  * an unknown key says so; keys that change the channel refuse to while
- * replaying (a replay source is asked, and says no); every table entry
+ * replaying (a replay source is asked, and says no) and with
+ * --read-only (nothing asked, nothing written); Left and Right refuse
+ * on the live channel; every table entry
  * with help text has a label and a command.
  */
 #include <stdio.h>
@@ -281,6 +283,34 @@ static void test_channel_keys(void)
 	rig_stop(&r);
 }
 
+/* --read-only: r, e and o change nothing and ask nothing, and say why;
+ * a live channel cannot be moved in time (Left, Right). */
+static void test_read_only(void)
+{
+	struct rig r;
+
+	memset(&r, 0, sizeof(r));
+	if (!check(fake_channel_create(&r.fc, 2, 4096, 4, false)))
+		return;
+	r.opt.channel = r.fc.dir;
+	r.opt.interval = 1;
+	r.opt.read_only = true;
+	top_start(&r.t, &r.opt, OUT_NONE);
+	for (const char *k = "reo"; *k; k++) {
+		top_key(&r.t, *k);
+		check(controller_prompt(&r.t.app) == NULL);
+		check(r.t.app.status_error);
+		check(strstr(r.t.app.status, "not with --read-only") != NULL);
+		top_key(&r.t, 'y');
+	}
+	check_str(written(&r.fc, "reset"), "");
+	check_str(written(&r.fc, "overwrite"), "0");
+	check_str(written(&r.fc, "events"), "switch wakeup wakeup_new migrate fork exit waking");
+	check(!(top_key(&r.t, KEY_CODE_RIGHT) & REACT_SEEK));
+	check(strstr(r.t.app.status, "cannot be moved in time") != NULL);
+	rig_stop(&r);
+}
+
 static void test_table(void)
 {
 	size_t n;
@@ -304,6 +334,7 @@ int main(void)
 	TEST(test_view_keys(), "t, l, s in a view, I, g, c, 1, arrows and pages, z");
 	TEST(test_interval_ladder(), "+ and - step the refresh interval within its ladder");
 	TEST(test_channel_keys(), "r, e+letter, o write the channel's attributes");
+	TEST(test_read_only(), "--read-only: r, e and o refuse and change nothing; no seeking live");
 	TEST(test_table(), "the key table is complete for the help screen");
 	return test_done();
 }

@@ -6,7 +6,10 @@
  * are the rates recorded (CPU 0 at 1000/s, CPU 1 at 500/s here), drops and
  * losses appear in the interval they happened in, a reset starts a CPU's
  * counts over, -n limits the intervals, and a damaged recording is shown
- * up to the damage and then reported with exit status 1.
+ * up to the damage and then reported with exit status 1; Left and Right
+ * (< and >) move it 10 s (60 s) back and on, counting what it would have
+ * counted coming there at its pace, and --speed X shows X times the
+ * interval a tick.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 
 #include "record_merge.h"
 #include "record_writer.h"
+#include "controller.h"
 #include "top.h"
 #include "util.h"
 #include "test-lib.h"
@@ -256,6 +260,77 @@ static void test_time_near_the_end(void)
 	unlink(far);
 }
 
+/* A minute of recording on one CPU: a record every 100 ms. */
+static void make_minute(const char *file)
+{
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = 1,
+		.geom = { 65536, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	struct recorder *rec = recorder_create(file, &meta);
+
+	if (!rec)
+		exit(2);
+	recorder_track_cpu(rec, 0, 0, 0, true);
+	for (int s = 0; s < 60; s++)
+		chunk(rec, 0, T0 + (uint64_t)s * 1000 * MS, 100 * MS, 10, 0, 0);
+	if (recorder_finish(rec))
+		exit(2);
+	recorder_free(rec);
+}
+
+/* Seconds of the recording shown, and its records counted so far. */
+static void at(const struct top *t, unsigned int secs, uint64_t events)
+{
+	check_uint((t->tally.st.tick_ns - t->tally.st.start_ns) / (1000 * MS),
+		   ==, secs);
+	check_uint(t->tally.st.cpu[0].events, ==, events);
+}
+
+/*
+ * Left and Right move a replay 10 s back and on, < and > a minute; what
+ * it counts is what a replay that came there at its pace counts (back:
+ * read again from the start, not the counts of the later time); a live
+ * channel refuses.  --speed X: a tick shows X times the interval.
+ */
+static void test_seek_and_speed(void)
+{
+	char file[] = "/tmp/t-replay-minute.XXXXXX";
+	struct options o = { .interval = 1, .speed = 1 };
+	struct top t;
+	int fd = mkstemp(file);
+
+	close(fd);
+	make_minute(file);
+	o.replay = file;
+	if (!check_int(top_start_replay(&t, &o, OUT_NONE), ==, 0))
+		return;
+	for (int i = 0; i < 3; i++)
+		top_tick(&t);
+	at(&t, 3, 30);
+	check(top_key(&t, KEY_CODE_RIGHT) & REACT_REDRAW);
+	at(&t, 13, 130);
+	check(strstr(t.app.status, "at 0:13 of the recording") != NULL);
+	top_tick(&t);
+	at(&t, 14, 140);
+	top_key(&t, KEY_CODE_LEFT);
+	at(&t, 4, 40);
+	top_key(&t, '<');		/* not before the start */
+	at(&t, 0, 0);
+	top_key(&t, '>');
+	at(&t, 60, 600);
+	top_free(&t);
+
+	o.speed = 10;
+	if (!check_int(top_start_replay(&t, &o, OUT_NONE), ==, 0))
+		return;
+	top_tick(&t);
+	at(&t, 10, 100);
+	top_free(&t);
+	unlink(file);
+}
+
 int main(void)
 {
 	make_recording();
@@ -263,6 +338,7 @@ int main(void)
 	TEST(test_time_near_the_end(), "a timestamp near 2^64: the replay ends, every record shown");
 	TEST(test_count_limits(), "-n limits the intervals");
 	TEST(test_damaged(), "a damaged recording: shown up to the damage, then status 1");
+	TEST(test_seek_and_speed(), "Left, Right, < and > move a replay as if it came there; --speed");
 	unlink(path);
 	return test_done();
 }

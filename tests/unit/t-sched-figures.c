@@ -601,13 +601,15 @@ static void test_filters(void)
 	check_int(filter_parse_cpus(&f, "3-1", msg, sizeof(msg)), ==, -1);
 	check_int(filter_parse_cpus(&f, "99999", msg, sizeof(msg)), ==, -1);
 	check(filter_cpu(&f, 8));		/* unchanged */
-	check_int(filter_set_comm(&f, "loadgen", msg, sizeof(msg)), ==, 0);
+	check_int(filter_parse_comms(&f, "loadgen", msg, sizeof(msg)), ==, 0);
 	check(!filter_task(&f, 12, 12, "other"));
 	check(filter_task(&f, 12, 12, "loadgen"));
-	check_int(filter_set_comm(&f, "a-name-longer-than-16", msg,
-				  sizeof(msg)), ==, -1);
+	check_int(filter_parse_comms(&f, "a-name-longer-than-16", msg,
+				     sizeof(msg)), ==, -1);
+	check_uint(f.ncomms, ==, 1);		/* unchanged */
+	check_int(filter_parse_tids(&f, "56", msg, sizeof(msg)), ==, 0);
 	filter_format(&f, text, sizeof(text));
-	check_str(text, "-p 12,34 --comm loadgen -C 0-3,8");
+	check_str(text, "-p 12,34 --tid 56 --comm loadgen -C 0-3,8");
 	check(filter_task(NULL, 1, 1, "") && filter_cpu(NULL, 5));
 }
 

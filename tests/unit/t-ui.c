@@ -13,8 +13,12 @@
  * - t shows the tasks view (its title, columns and the producer's
  *   tasks), l the latency view (per CPU rows, all, the late records'
  *   count, the histogram's header; no row for CPUs 1 and 3, which have
- *   no records, the last one too, and a line that says so), and l again
- *   the CPU table; the help fits 80x24 by scrolling;
+ *   no records, the last one too, and a line that says so), L the
+ *   run-queue latency there and its columns (RQAVG RQMAX) in the tasks
+ *   view, L again the wakeup latency, and l again the CPU table;
+ * - h shows, at 80x24, every key's line whole and the columns of the
+ *   view it was pressed in (the CPU table's, the latency view's, the
+ *   tasks view's), nothing more to scroll to; Esc leaves it;
  * - -C 0,2 narrows every table: the CPU table shows rows 0 and 2 only,
  *   the latency view too, and its title names the filter;
  * - with NO_COLOR (or --no-color) the screen has no colours;
@@ -43,21 +47,12 @@
 
 #include "fake-channel.h"
 #include "hostile-recording.h"
+#include "keys.h"
 #include "test-lib.h"
+#include "tmux-pane.h"
 
 static struct fake_channel fc;
 static pid_t producer;
-static char session[64];	/* the tmux session relaytop runs in now */
-static unsigned int sessions;	/* sessions started: names the next one */
-static char tmux_dir[] = "/tmp/t-ui-tmux.XXXXXX";	/* our own server's */
-static const char *relaytop;
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
 
 /* A producer writing to CPUs 0 and 2 until killed (1 and 3 stay
  * quiet, in the middle and at the end). */
@@ -70,59 +65,28 @@ static void start_producer(void)
 		for (unsigned int c = 0; c < fc.ncpus; c++)
 			if (c % 2 == 0)
 				fake_relay_events(&fc.relay[c], 20 + 10 * c);
-		sleep_ms(10);
+		pane_sleep_ms(10);
 	}
 }
 
 static char *capture_with(const char *flags)
 {
-	static char text[32768];
-	char cmd[128];
-	FILE *p;
-	size_t n;
-
-	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p %s -t %s 2>/dev/null",
-		 flags, session);
-	p = popen(cmd, "r");
-	n = p ? fread(text, 1, sizeof(text) - 1, p) : 0;
-	text[n] = '\0';
-	if (p)
-		pclose(p);
-	return text;
+	return pane_capture(flags);
 }
 
 static char *capture(void)
 {
-	return capture_with("");
+	return pane_capture("");
 }
 
-/* Wait up to 10 s for holds(screen); what: what was waited for. */
 static bool wait_until(bool (*holds)(const char *screen), const char *what)
 {
-	for (int i = 0; i < 100; i++) {
-		if (holds(capture()))
-			return true;
-		sleep_ms(100);
-	}
-	test_msg("waited for %s; the screen:\n%s", what, capture());
-	return false;
+	return pane_wait_until(holds, what);
 }
 
-static const char *wanted;
-
-static bool has_wanted(const char *screen)
-{
-	return strstr(screen, wanted) != NULL;
-}
-
-/* Wait for needle on the screen. */
 static bool wait_for(const char *needle)
 {
-	char what[256];
-
-	wanted = needle;
-	snprintf(what, sizeof(what), "\"%s\"", needle);
-	return wait_until(has_wanted, what);
+	return pane_wait_for(needle);
 }
 
 /* The "all" row's events/s, or 0. */
@@ -178,56 +142,28 @@ static void tmux(const char *fmt, const char *arg)
 {
 	char cmd[1024];
 
-	snprintf(cmd, sizeof(cmd), fmt, session, arg);
+	snprintf(cmd, sizeof(cmd), fmt, pane_session(), arg);
 	if (system(cmd))
 		test_msg("failed: %s", cmd);
 }
 
-/*
- * Start relaytop in a fresh 80x24 pane (as nobody when root: the fake
- * buffers are regular files and must not receive hand-back writes).
- * The new session comes first, then the old one goes: a tmux server
- * whose last session is killed exits, and a new-session right after
- * can reach it while it does ("server exited unexpectedly").
- */
+/* relaytop on the fake channel (a replay: on its recording), refreshing
+ * every 0.2 s, in a fresh 80x24 pane; then: run after it. */
 static void start_relaytop_then(const char *env, const char *args,
 				const char *then)
 {
-	char cmd[1024], old[sizeof(session)];
+	char all[1024];
 
-	snprintf(old, sizeof(old), "%s", session);
-	snprintf(session, sizeof(session), "t-ui-%d-%u", (int)getpid(),
-		 ++sessions);
-	snprintf(cmd, sizeof(cmd),
-		 "tmux new-session -d -s %s -x 80 -y 24 "
-		 "\"%s %s %s -c %s -d 0.2 %s; echo EXITED=\\$?; %s sleep 60\"",
-		 session, env,
-		 geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 "
-				  "--clear-groups" : "",
-		 relaytop, fc.dir, args, then);
-	if (system(cmd))
-		test_msg("failed: %s", cmd);
-	if (old[0]) {
-		snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s", old);
-		if (system(cmd))
-			test_msg("failed: %s", cmd);
-	}
+	if (strstr(args, "--replay"))
+		snprintf(all, sizeof(all), "-d 0.2 %s", args);
+	else
+		snprintf(all, sizeof(all), "-c %s -d 0.2 %s", fc.dir, args);
+	pane_relaytop(env, all, then);
 }
 
 static void start_relaytop(const char *env, const char *args)
 {
 	start_relaytop_then(env, args, "");
-}
-
-/* Our tmux server and its directory go. */
-static void end_tmux(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "tmux kill-server 2>/dev/null; rm -rf %s",
-		 tmux_dir);
-	if (system(cmd))
-		test_msg("could not remove %s", tmux_dir);
 }
 
 static void test_screen(void)
@@ -257,13 +193,48 @@ static void test_rates_move(void)
 	check(wait_until(rates_moved, "a rate above 0 in the all row"));
 }
 
+static bool a_view(const char *screen)
+{
+	return !strstr(screen, "Keys (h") &&
+	       (strstr(screen, "EVENTS/s") || strstr(screen, "SW/s") ||
+		strstr(screen, "P50"));
+}
+
+/*
+ * At 80x24 the help holds every key's line whole and the columns of the
+ * view shown, with nothing left to scroll to.  Before, its lines were
+ * cut at the edge and it went on below the screen.
+ */
+static void help_whole(const char *last_line)
+{
+	size_t n;
+	const struct key_binding *keys = keys_table(&n);
+	char *s;
+
+	tmux("tmux send-keys -t %s h%s", "");
+	check(wait_for("Keys (h, F1 or Esc: back)"));
+	check(wait_for(last_line));
+	s = capture();
+	for (size_t i = 0; i < n; i++) {
+		char line[96];
+
+		if (!keys[i].label)
+			continue;
+		snprintf(line, sizeof(line), " %-7s %s", keys[i].label,
+			 keys[i].help);
+		if (!check(strstr(s, line) != NULL))
+			test_msg("the help has no whole line \"%s\"", line);
+	}
+	check(strstr(s, "more lines") == NULL);
+	if (test_failed())
+		test_msg("the help:\n%s", s);
+	tmux("tmux send-keys -t %s Escape%s", "");
+	check(wait_until(a_view, "a view, not the help"));
+}
+
 static void test_help(void)
 {
-	tmux("tmux send-keys -t %s h%s", "");
-	check(wait_for("Keys"));
-	check(strstr(capture(), "toggle overwrite") != NULL);
-	tmux("tmux send-keys -t %s h%s", "");
-	check(wait_for("CPU EVENTS/s"));
+	help_whole("HISTORY  the event rate, the newest on the right");
 }
 
 static void test_resize(void)
@@ -320,14 +291,20 @@ static void test_views(void)
 	check(strstr(s, "\n  2 ") != NULL);
 	if (!check(strstr(s, "\n  1 ") == NULL && strstr(s, "\n  3 ") == NULL))
 		test_msg("the latency view:\n%s", s);
+	/* the latency view's help: its columns, whole */
+	help_whole("usecs    runqlat's log2 histogram");
+	/* L: the run-queue latency, here and in the tasks view */
+	tmux("tmux send-keys -t %s L%s", "");
+	check(wait_for("RUN-QUEUE LATENCY wakeup or preemption -> switch-in"));
+	check(wait_for("run-queue latency: wakeup or preemption to switch-in"));
+	tmux("tmux send-keys -t %s t%s", "");
+	check(wait_for("  RQAVG   RQMAX"));
+	help_whole("RQAVG RQMAX    run-queue latency (L)");
+	tmux("tmux send-keys -t %s L%s", "");
+	check(wait_for(" WAKAVG  WAKMAX"));
 	tmux("tmux send-keys -t %s l%s", "");
-	check(wait_for("CPU EVENTS/s"));
-	/* the help scrolls to its last line */
-	tmux("tmux send-keys -t %s h%s", "");
-	check(wait_for("Keys"));
-	tmux("tmux send-keys -t %s NPage NPage NPage%s", "");
-	check(wait_for("F1 or Esc returns"));
-	tmux("tmux send-keys -t %s h%s", "");
+	check(wait_for("LATENCY wakeup -> switch-in"));
+	tmux("tmux send-keys -t %s l%s", "");
 	check(wait_for("CPU EVENTS/s"));
 }
 
@@ -400,9 +377,9 @@ static void test_hangup_while_recording(void)
 	check(wait_until(recorded_some, "events in the recording"));
 	tmux("tmux kill-session -t %s%s", "");	/* SIGHUP */
 	snprintf(cmd, sizeof(cmd), "%s --dump %s/r.bin >/dev/null 2>&1",
-		 relaytop, dir);
+		 pane_relaytop_bin(), dir);
 	for (int i = 0; i < 50 && !complete; i++) {
-		sleep_ms(100);
+		pane_sleep_ms(100);
 		complete = system(cmd) == 0;
 	}
 	check(complete);
@@ -442,7 +419,7 @@ static void test_hostile_names(void)
 	snprintf(args, sizeof(args), "--replay %s/hostile.rec -d 5", dir);
 	start_relaytop("", args);
 	snprintf(cmd, sizeof(cmd), "tmux pipe-pane -o -t %s 'cat > %s'",
-		 session, raw_file);
+		 pane_session(), raw_file);
 	if (system(cmd))
 		test_msg("failed: %s", cmd);
 	check(wait_for("RUNNING"));
@@ -458,7 +435,7 @@ static void test_hostile_names(void)
 	check(memmem(raw, n, HOSTILE_ERASE_ESCAPED,
 		     strlen(HOSTILE_ERASE_ESCAPED)) != NULL);
 	snprintf(cmd, sizeof(cmd), "tmux display -p -t %s '#{pane_title}'",
-		 session);
+		 pane_session());
 	p = popen(cmd, "r");
 	if (p && fgets(title, sizeof(title), p))
 		title[strcspn(title, "\n")] = '\0';
@@ -470,30 +447,6 @@ static void test_hostile_names(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		test_msg("could not remove %s", dir);
-}
-
-/* The pid of the pane's program's child (relaytop), or 0. */
-static pid_t relaytop_pid(void)
-{
-	char cmd[256], path[64], line[64] = "";
-	long shell = 0, child = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "tmux display -p -t %s '#{pane_pid}'",
-		 session);
-	p = popen(cmd, "r");
-	if (p && fgets(line, sizeof(line), p))
-		shell = atol(line);
-	if (p)
-		pclose(p);
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", shell,
-		 shell);
-	p = fopen(path, "r");
-	if (p && fscanf(p, "%ld", &child) != 1)
-		child = 0;
-	if (p)
-		fclose(p);
-	return (pid_t)child;
 }
 
 /*
@@ -513,7 +466,7 @@ static void killed_by(int sig)
 			    "-echo -e -icanon | tr '\\n' ' '; echo TTY;");
 	if (!check(wait_for("CPU EVENTS/s")))
 		return;
-	p = relaytop_pid();
+	p = pane_child_pid();
 	if (!check_int(p, >, 0))
 		return;
 	kill(p, sig);
@@ -539,14 +492,8 @@ static void test_killed(void)
 
 int main(void)
 {
-	relaytop = getenv("RELAYTOP");
-	/* a tmux server of our own: no other tmux user can end it */
-	if (!mkdtemp(tmux_dir) || setenv("TMUX_TMPDIR", tmux_dir, 1))
-		return 2;
-	unsetenv("TMUX");
-	if (!relaytop || system("command -v tmux >/dev/null 2>&1")) {
-		TEST(check(false), "tmux is installed and RELAYTOP set (make deps; make check)");
-		end_tmux();
+	if (!pane_setup()) {
+		pane_teardown();
 		return test_done();
 	}
 	if (!fake_channel_create(&fc, 4, 4096, 8, true))
@@ -574,6 +521,6 @@ int main(void)
 	kill(producer, SIGKILL);
 	waitpid(producer, NULL, 0);
 	fake_channel_destroy(&fc);
-	end_tmux();
+	pane_teardown();
 	return test_done();
 }

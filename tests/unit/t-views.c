@@ -18,7 +18,10 @@
  * - the time merge keeps at most max_queued items waiting: past that
  *   the oldest go on in time order without the watermark (counted as
  *   forced), and a record older than them counts as late;
- * - the latency table has no row for a CPU the model has nothing of.
+ * - the latency table has no row for a CPU the model has nothing of;
+ * - -C naming a CPU the channel or the recording has no buffer of is a
+ *   bad command line (status 2, saying which CPUs there are), and
+ *   nothing is recorded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "fake-channel.h"
 #include "filter.h"
 #include "report.h"
 #include "sched_model.h"
@@ -34,7 +38,9 @@
 #include "synth-recording.h"
 #include "tally.h"
 #include "test-lib.h"
+#include "test-util.h"
 #include "time_merge.h"
+#include "top.h"
 
 #define SEC 1000000000ull
 
@@ -377,6 +383,75 @@ static void test_unseen_cpu(void)
 	sched_model_free(&m);
 }
 
+static int run_top(const void *arg)
+{
+	return top_run(arg);
+}
+
+static uint64_t two_ts;
+
+static void two_cpus(unsigned int cpu, unsigned int i,
+		     struct sched_relay_record *r)
+{
+	*r = synth_record(two_ts + i * 1000 + cpu, SCHED_RELAY_EXIT,
+			  100 + (int32_t)cpu, NULL);
+}
+
+/*
+ * -C names CPUs the channel (or the recording) has: -C 5 on a channel of
+ * 4 CPUs is a bad command line (status 2) that says which CPUs it has,
+ * before anything is recorded.  Before, it was taken and showed nothing.
+ */
+static void test_cpus_checked(void)
+{
+	struct fake_channel fc;
+	struct options o;
+	char rec[] = "/tmp/t-views-rec.XXXXXX", *out = NULL, *err = NULL;
+	char msg[128];
+	unsigned int nrec[2] = { 3, 3 };
+	struct synth_recording s = {
+		.ncpus = 2, .nrec = nrec, .chunk = 8, .generation = 1,
+		.base_ts = &two_ts, .make_record = two_cpus,
+	};
+	int fd = mkstemp(rec);
+
+	close(fd);
+	unlink(rec);
+	if (!check(fake_channel_create(&fc, 4, 4096, 4, false)))
+		return;
+	memset(&o, 0, sizeof(o));
+	o.channel = fc.dir;
+	o.interval = 1;
+	o.count = 1;
+	o.batch = true;
+	o.record = rec;
+	check_int(filter_parse_cpus(&o.filter, "1,5", msg, sizeof(msg)), ==, 0);
+	check_int(run_captured(run_top, &o, &out, NULL, &err), ==, 2);
+	check(strstr(err, "-C 5: the channel has no CPU 5 (its CPUs: 0-3)") != NULL);
+	check(access(rec, F_OK) != 0);		/* nothing recorded */
+	free(out);
+	free(err);
+	fake_channel_destroy(&fc);
+
+	synth_write_recording(rec, &s);
+	memset(&o, 0, sizeof(o));
+	o.replay = rec;
+	o.interval = 1;
+	o.batch = true;
+	check_int(filter_parse_cpus(&o.filter, "0-2", msg, sizeof(msg)), ==, 0);
+	check_int(run_captured(run_top, &o, &out, NULL, &err), ==, 2);
+	check(strstr(err, "-C 2: the recording has no CPU 2 (its CPUs: 0-1)") != NULL);
+	check_str(out, "");
+	free(out);
+	free(err);
+	check_int(filter_parse_cpus(&o.filter, "1", msg, sizeof(msg)), ==, 0);
+	check_int(run_captured(run_top, &o, &out, NULL, &err), ==, 0);
+	check(strstr(out, "\n1 ") != NULL);
+	free(out);
+	free(err);
+	unlink(rec);
+}
+
 int main(void)
 {
 	TEST(test_cpu_filter(), "-C narrows the CPU table and its all row; latencies still start anywhere");
@@ -384,5 +459,6 @@ int main(void)
 	TEST(test_late(), "records out of time order are counted and shown, live and in --report");
 	TEST(test_merge_bound(), "the time merge holds at most max_queued items, oldest first out");
 	TEST(test_unseen_cpu(), "the latency table has no row for a CPU with nothing");
+	TEST(test_cpus_checked(), "-C names CPUs the channel or recording has, else status 2, nothing recorded");
 	return test_done();
 }
