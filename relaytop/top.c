@@ -139,7 +139,8 @@ int top_start(struct top *t, const struct options *opt,
 	if (opt->duration > 0)
 		t->loop.end_ns = start + (uint64_t)(opt->duration * 1e9);
 	t->src.ops->state(t->src.self, &st);
-	if (st.read_only)
+	/* (in overwrite mode nothing needs handing back) */
+	if (st.read_only && !(st.have_cfg && st.cfg.overwrite))
 		app_status(&t->app, true, "buffers opened read-only: "
 			   "sub-buffers cannot be handed back");
 	return 0;

@@ -377,7 +377,7 @@ static void draw_spark(int y, int x, int width, const struct cpu_stats *c,
 	attroff(paint_pair(PAIR_SPARK));
 }
 
-#define MIX_WIDTH 12
+#define MIX_WIDTH 10	/* (HISTORY's header then fits 80 columns) */
 
 static void draw_row(int y, const char *name, const struct cpu_stats *c,
 		     int spark_x, double scale, bool bold)
