@@ -5,6 +5,8 @@
 #
 #   make run     boot the guest with relaytop live on the console
 #   make test    host unit tests, then the guest test suite
+#   make install relaytop and its man page on this machine (PREFIX,
+#                DESTDIR)
 #
 # Everything is built under build/ (ignored by git).  `make help` lists the
 # other targets.
@@ -64,10 +66,17 @@ MODULE_DIRS := tests/modules bench
 GUEST_TEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST)/tests/%,$(GUEST_TEST_SRCS))
 
+# make install: relaytop built for this machine, and its man page.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INSTALL ?= install
+
 .PHONY: all help deps kernel kernel-debug kernel-kcsan kernel-tree modules \
 	modules-debug modules-kcsan guest-programs initramfs initramfs-debug \
-	initramfs-kcsan run bench-host test test-hog test-kernel test-6.12 \
-	test-kcsan unit-tests guest-tests check-patches check-i386 clean distclean
+	initramfs-kcsan run bench-host install uninstall test test-hog \
+	test-kernel test-6.12 test-kcsan unit-tests guest-tests check-patches \
+	check-i386 clean distclean
 
 all: kernel modules initramfs
 
@@ -97,6 +106,9 @@ help:
 	@echo "make bench-host    relaytop's drain path on a fake channel: CPU ns per event (host)"
 	@echo "make check-patches checkpatch.pl --strict on every patch of patches/\$$KVER/series"
 	@echo "make check-i386    build the series' C files for 32-bit x86 with W=1 and sparse"
+	@echo "make install       relaytop for this machine into \$$PREFIX/bin (default /usr/local),"
+	@echo "                   its man page into \$$PREFIX/share/man/man1; DESTDIR=D stages it"
+	@echo "                   under D (make uninstall removes them)"
 	@echo "make clean         remove build output but keep the kernel trees; distclean: all"
 	@echo "KVER=6.12          any of these against linux-source-6.12 (default KVER=6.1)"
 deps:
@@ -266,6 +278,17 @@ test-6.12:
 # a data race report in relay, the sysfs relay files or sched_relay fails.
 test-kcsan: deps
 	@TEST_SUITES=kcsan tests/run-all
+
+# relaytop for this machine (no make deps here: the build says what is
+# missing), then the binary and the man page.
+install:
+	@$(MAKE) -s -C relaytop
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0755 relaytop/relaytop $(DESTDIR)$(BINDIR)/relaytop
+	$(INSTALL) -m 0644 relaytop/relaytop.1 $(DESTDIR)$(MANDIR)/man1/relaytop.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/relaytop $(DESTDIR)$(MANDIR)/man1/relaytop.1
 
 clean:
 	rm -rf $(GUEST) $(BUILD)/test-logs $(BUILD)/test-share $(BUILD)/bench \
