@@ -45,6 +45,9 @@ scenario() {
 	grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko
 	/usr/bin/loadgen > /dev/null 2>&1 &
 	lg=$!
+	# (a scenario's recording replaces the last one's: --record would
+	# keep it as rec.bin.old, twice the memory in the guest's tmpfs)
+	rm -f /tmp/rec.bin
 	relaytop --record /tmp/rec.bin --no-ui > /tmp/rt.out 2>&1 &
 	rt=$!
 	t_wait 120 grep -q 'recording to' /tmp/rt.out

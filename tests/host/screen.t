@@ -13,7 +13,9 @@
 # lgd-C-N and lge-C-N, switching), l the latency view (its heading, a row
 # for each of the 4 CPUs whose counts add up to the all row's, above 0,
 # the late records' line, which leaves out no CPU, and the histogram),
-# and l again the CPU table.
+# and l again the CPU table.  At 80x24 the screen is kept in
+# build/test-logs/make-run-80x24.txt (for README.md's screenshot)
+# and README's table header must be this screen's.
 #
 # KERNEL and INITRD, when set, go to qemu/run (tmux's server may not
 # have them in its environment).
@@ -93,6 +95,15 @@ latency_counted() {
 		END { exit !(rows == 4 && seen[0] && seen[1] && seen[2] && seen[3] &&
 			     all > 0 && all == sum) }'
 }
+# readme_header SCREEN: README.md's screenshot has SCREEN's table header
+# (line 5), to the character.
+readme_header() {
+	local want got
+	want=$(sed -n 's/^    \(CPU EVENTS\/s.*\)$/\1/p' "$top/README.md" | head -n 1)
+	got=$(printf '%s\n' "$1" | sed -n '5{s/ *$//;p}')
+	[ -n "$want" ] && [ "$want" = "$got" ] || {
+		echo "# README: '$want'"; echo "# screen: '$got'"; return 1; }
+}
 differs() { [ "$1" != "$2" ]; }
 same() { [ "$1" = "$2" ]; }
 has_garble() { printf '%s\n' "$1" | grep -q GARBLED; }
@@ -144,6 +155,13 @@ BG
 	t_ok "$name: no kernel message is on the screen" \
 		sh -c '! printf "%s\n" "$1" | grep -q "screen-test"' _ "$(screen)"
 	t_ok "$name: everything is still in place" in_place "$(screen)"
+	if [ "$name" = 80x24 ]; then
+		# the real screen for README.md's screenshot, and its header
+		mkdir -p "$top/build/test-logs"
+		screen > "$top/build/test-logs/make-run-80x24.txt"
+		t_ok "$name: README's screenshot has this screen's table header" \
+			readme_header "$(screen)"
+	fi
 
 	# the tasks and latency views
 	tmux send-keys -t "$session" t
