@@ -225,41 +225,35 @@ static bool counts(const struct sched_model *m, const struct sched_task *t,
 	(ts)->all.field += (n);				\
 } while (0)
 
-/* A wakeup latency of t, switched in on cpu. */
+/* The same of a maximum. */
+#define COUNT_MAX(ts, field, v) do {			\
+	if ((v) > (ts)->iv.field)			\
+		(ts)->iv.field = (v);			\
+	if ((v) > (ts)->all.field)			\
+		(ts)->all.field = (v);			\
+} while (0)
+
+/* A latency of kind of t, switched in on cpu. */
 static void count_latency(struct sched_model *m, struct sched_task_stats *t,
-			  unsigned int cpu, uint64_t lat)
+			  unsigned int cpu, uint64_t lat,
+			  enum sched_lat_kind kind)
 {
 	struct sched_cpu *c = &m->cpu[cpu];
+	bool rq = kind == SCHED_LAT_RUNQ;
 
 	if (!counts(m, &t->task, cpu))
 		return;
-	COUNT(t, latencies, 1);
-	COUNT(t, latency_sum_ns, lat);
-	if (lat > t->iv.latency_max_ns)
-		t->iv.latency_max_ns = lat;
-	if (lat > t->all.latency_max_ns)
-		t->all.latency_max_ns = lat;
-	sched_hist_add(&c->lat_iv, lat);
-	sched_hist_add(&c->lat_all, lat);
-}
-
-/* A run-queue latency of t, switched in on cpu. */
-static void count_rq_latency(struct sched_model *m,
-			     struct sched_task_stats *t, unsigned int cpu,
-			     uint64_t lat)
-{
-	struct sched_cpu *c = &m->cpu[cpu];
-
-	if (!counts(m, &t->task, cpu))
-		return;
-	COUNT(t, rq_latencies, 1);
-	COUNT(t, rq_latency_sum_ns, lat);
-	if (lat > t->iv.rq_latency_max_ns)
-		t->iv.rq_latency_max_ns = lat;
-	if (lat > t->all.rq_latency_max_ns)
-		t->all.rq_latency_max_ns = lat;
-	sched_hist_add(&c->rq_iv, lat);
-	sched_hist_add(&c->rq_all, lat);
+	if (rq) {
+		COUNT(t, rq_latencies, 1);
+		COUNT(t, rq_latency_sum_ns, lat);
+		COUNT_MAX(t, rq_latency_max_ns, lat);
+	} else {
+		COUNT(t, latencies, 1);
+		COUNT(t, latency_sum_ns, lat);
+		COUNT_MAX(t, latency_max_ns, lat);
+	}
+	sched_hist_add(rq ? &c->rq_iv : &c->lat_iv, lat);
+	sched_hist_add(rq ? &c->rq_all : &c->lat_all, lat);
 }
 
 /* t ran on cpu from from to to: the part not counted yet counts. */
@@ -533,7 +527,7 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 			t->latency_max_ns = lat;
 		ev->latency = true;
 		ev->latency_ns = lat;
-		count_latency(m, t, cpu, lat);
+		count_latency(m, t, cpu, lat, SCHED_LAT_WAKEUP);
 	}
 	if (t->rq_waiting && ts >= t->rq_since) {
 		uint64_t lat = ts - t->rq_since;
@@ -541,7 +535,7 @@ static void on_switch(struct sched_model *m, unsigned int cpu,
 		t->rq_waiting = false;
 		ev->rq_latency = true;
 		ev->rq_latency_ns = lat;
-		count_rq_latency(m, t, cpu, lat);
+		count_latency(m, t, cpu, lat, SCHED_LAT_RUNQ);
 	}
 }
 

@@ -56,6 +56,45 @@ static bool gap_after_last(const struct synth_recording *s, unsigned int cpu,
 	return false;
 }
 
+void synth_write_paced(const char *path, unsigned int ncpus,
+		       unsigned int secs)
+{
+	struct record_meta meta = {
+		.channel = "/sys/kernel/sched_relay", .nr_cpus = ncpus,
+		.geom = { 65536, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
+		.flags = RECORD_F_ENABLED, .generation = 1,
+	};
+	struct recorder *rec = recorder_create(path, &meta);
+	struct sched_relay_record r[10];
+
+	if (!rec)
+		exit(2);
+	for (unsigned int c = 0; c < ncpus; c++)
+		recorder_track_cpu(rec, c, 0, 0, true);
+	for (uint32_t s = 0; s < secs; s++) {
+		for (unsigned int c = 0; c < ncpus; c++) {
+			struct subbuf_chunk ch = {
+				.cpu = c, .nrec = 10, .recs = r,
+				.generation = 1, .seq = s,
+			};
+
+			memset(r, 0, sizeof(r));
+			for (uint32_t i = 0; i < 10; i++) {
+				r[i].ts = 1000000000ull * (100 + s) +
+					  100000000ull * i;
+				r[i].type = SCHED_RELAY_EXIT;
+				r[i].pid = 42;
+				r[i].event_seq = s * 10 + i;
+			}
+			recorder_stage(rec, &ch);
+			recorder_settle(rec, true);
+		}
+	}
+	if (recorder_finish(rec))
+		exit(2);
+	recorder_free(rec);
+}
+
 void synth_write_recording(const char *path, const struct synth_recording *s)
 {
 	struct record_meta meta = {

@@ -42,4 +42,14 @@ struct synth_recording {
  */
 void synth_write_recording(const char *path, const struct synth_recording *s);
 
+/*
+ * A recording of ncpus CPUs that spans secs seconds of its clock from
+ * 100 s on: on each CPU a record (sched_process_exit of pid 42) every
+ * 100 ms, numbered from 0; for the tests of a replay's clock (seeking,
+ * --speed).  It does not wait for the clock.  Exits with status 2 if the
+ * file cannot be written.
+ */
+void synth_write_paced(const char *path, unsigned int ncpus,
+		       unsigned int secs);
+
 #endif

@@ -20,6 +20,7 @@
 
 #include "record_merge.h"
 #include "record_writer.h"
+#include "synth-recording.h"
 #include "controller.h"
 #include "top.h"
 #include "util.h"
@@ -260,26 +261,6 @@ static void test_time_near_the_end(void)
 	unlink(far);
 }
 
-/* A minute of recording on one CPU: a record every 100 ms. */
-static void make_minute(const char *file)
-{
-	struct record_meta meta = {
-		.channel = "/sys/kernel/sched_relay", .nr_cpus = 1,
-		.geom = { 65536, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
-		.flags = RECORD_F_ENABLED, .generation = 1,
-	};
-	struct recorder *rec = recorder_create(file, &meta);
-
-	if (!rec)
-		exit(2);
-	recorder_track_cpu(rec, 0, 0, 0, true);
-	for (int s = 0; s < 60; s++)
-		chunk(rec, 0, T0 + (uint64_t)s * 1000 * MS, 100 * MS, 10, 0, 0);
-	if (recorder_finish(rec))
-		exit(2);
-	recorder_free(rec);
-}
-
 /* Seconds of the recording shown, and its records counted so far. */
 static void at(const struct top *t, unsigned int secs, uint64_t events)
 {
@@ -302,7 +283,7 @@ static void test_seek_and_speed(void)
 	int fd = mkstemp(file);
 
 	close(fd);
-	make_minute(file);
+	synth_write_paced(file, 1, 60);
 	o.replay = file;
 	if (!check_int(top_start_replay(&t, &o, OUT_NONE), ==, 0))
 		return;

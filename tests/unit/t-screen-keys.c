@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "fake-channel.h"
-#include "record_writer.h"
+#include "synth-recording.h"
 #include "test-lib.h"
 #include "test-util.h"
 #include "tmux-pane.h"
@@ -311,52 +311,13 @@ static void test_read_only(void)
 	quit();
 }
 
-/* A minute of a 2-CPU recording, a record every 100 ms on each. */
-static void make_minute(const char *file)
-{
-	struct record_meta meta = {
-		.channel = "/sys/kernel/sched_relay", .nr_cpus = 2,
-		.geom = { 65536, 8 }, .events = SCHED_RELAY_ALL_EVENTS,
-		.flags = RECORD_F_ENABLED, .generation = 1,
-	};
-	struct recorder *rec = recorder_create(file, &meta);
-	struct sched_relay_record r[10];
-
-	if (!rec)
-		exit(2);
-	for (unsigned int c = 0; c < 2; c++)
-		recorder_track_cpu(rec, c, 0, 0, true);
-	for (uint32_t s = 0; s < 60; s++) {
-		for (unsigned int c = 0; c < 2; c++) {
-			struct subbuf_chunk ch = {
-				.cpu = c, .nrec = 10, .recs = r,
-				.generation = 1, .seq = s,
-			};
-
-			memset(r, 0, sizeof(r));
-			for (uint32_t i = 0; i < 10; i++) {
-				r[i].ts = 1000000000ull * (100 + s) +
-					  100000000ull * i;
-				r[i].type = SCHED_RELAY_EXIT;
-				r[i].pid = 42;
-				r[i].event_seq = s * 10 + i;
-			}
-			recorder_stage(rec, &ch);
-			recorder_settle(rec, true);
-		}
-	}
-	if (recorder_finish(rec))
-		exit(2);
-	recorder_free(rec);
-}
-
 static void test_replay_keys(void)
 {
 	char file[] = "/tmp/t-screen-keys.XXXXXX", args[128];
 	int fd = mkstemp(file);
 
 	close(fd);
-	make_minute(file);
+	synth_write_paced(file, 2, 60);
 	chmod(file, 0644);
 	snprintf(args, sizeof(args), "--replay %s -d 0.5 --speed 2", file);
 	pane_relaytop("", args, "");
@@ -512,14 +473,7 @@ int main(void)
 	}
 	if (!fake_channel_create(&fc, 4, 4096, 8, true))
 		return 2;
-	chmod(fc.dir, 0755);
-	for (unsigned int c = 0; c < fc.ncpus; c++) {
-		char path[128];
-
-		snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc.dir, c);
-		chmod(path, 0444);
-	}
-	chmod(fc.dir, 0755);
+	pane_share_channel(fc.dir, fc.ncpus);
 	start_producer();
 	TEST(test_search(), "/ finds a task by name or pid, F3 the next, Esc clears");
 	TEST(test_filter(), "\\ and F4 keep the tasks named, Esc shows all again");

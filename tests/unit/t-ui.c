@@ -498,13 +498,7 @@ int main(void)
 	}
 	if (!fake_channel_create(&fc, 4, 4096, 8, true))
 		return 2;
-	chmod(fc.dir, 0755);
-	for (unsigned int c = 0; c < fc.ncpus; c++) {
-		char path[128];
-
-		snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc.dir, c);
-		chmod(path, 0444);
-	}
+	pane_share_channel(fc.dir, fc.ncpus);
 	start_producer();
 	TEST(test_screen(), "header, one row per CPU, the all row, the status line");
 	TEST(test_rates_move(), "rates move while the producer writes");

@@ -224,13 +224,7 @@ int main(void)
 	if (!mkdtemp(dir) || !fake_channel_create(&fc, 2, 4096, 8, true))
 		return 2;
 	chmod(dir, 0777);
-	chmod(fc.dir, 0755);
-	for (unsigned int c = 0; c < fc.ncpus; c++) {
-		char path[128];
-
-		snprintf(path, sizeof(path), "%s/buffers/cpu%u", fc.dir, c);
-		chmod(path, 0444);
-	}
+	pane_share_channel(fc.dir, fc.ncpus);
 	TEST(test_exit_status(), "--record FILE -- CMD: CMD has the terminal, relaytop exits with its status");
 	TEST(test_not_found(), "a command that does not exist: 127, no file touched");
 	TEST(test_old_kept(), "--record over an existing recording keeps it as FILE.old");

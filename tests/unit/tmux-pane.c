@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -153,6 +154,17 @@ pid_t pane_child_pid(void)
 	if (p)
 		fclose(p);
 	return (pid_t)child;
+}
+
+void pane_share_channel(const char *dir, unsigned int ncpus)
+{
+	char path[1024];
+
+	chmod(dir, 0755);
+	for (unsigned int c = 0; c < ncpus; c++) {
+		snprintf(path, sizeof(path), "%s/buffers/cpu%u", dir, c);
+		chmod(path, 0444);
+	}
 }
 
 void pane_teardown(void)

@@ -37,6 +37,10 @@ void pane_keys(const char *keys);
 /* Wait for holds(screen), or for needle on the screen. */
 bool pane_wait_until(bool (*holds)(const char *screen), const char *what);
 bool pane_wait_for(const char *needle);
+/* Let relaytop, which the panes run as nobody when root, read the fake
+ * channel at dir of ncpus CPUs, and only read its buffers (regular files
+ * must not be written as the kernel's buffer files are). */
+void pane_share_channel(const char *dir, unsigned int ncpus);
 /* The session's name, for tmux commands of the test's own. */
 const char *pane_session(void);
 /* The pid of the pane's program's child (relaytop), or 0. */
