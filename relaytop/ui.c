@@ -509,8 +509,9 @@ unsigned int ui_draw(const struct view *v)
 			  "filter", v->typing == '/' ? v->find :
 			  v->tasks.match);
 		attroff(A_BOLD);
+		/* after "search: ", the text, its cursor and two blanks */
 		paint_put(status_y, (int)strlen(v->typing == '/' ? v->find :
-						v->tasks.match) + 9,
+						v->tasks.match) + 11,
 			  "%s", v->typing == '/' && v->find_missed &&
 			  v->find[0] ? "no task matches; Esc clears" :
 			  v->typing == '/' ? "Enter keeps, F3 next, Esc clears" :

@@ -191,7 +191,7 @@ static void test_search(void)
 	if (!check(pane_wait_until(every_task_shown, "the five tasks")))
 		return;
 	pane_keys("/ g a m");
-	check(pane_wait_for("search: gam_"));
+	check(pane_wait_for("search: gam_  Enter keeps, F3 next, Esc clears"));
 	search_name = " gamma ";
 	check(pane_wait_until(found_shown, "gamma's row in reverse video"));
 	pane_keys("Enter");
