@@ -175,12 +175,17 @@ check-i386: kernel-tree
 	! grep -q -E 'warning|error' $(I386_OBJ)/check.log
 
 # The tree is unpacked from a tarball and has no upstream history, so
-# checkpatch cannot look up the commits that Fixes: tags name.
+# checkpatch cannot look up the commits that Fixes: tags name.  A fix for
+# stable whose introducing commit could not be verified carries Cc: stable
+# without Fixes: (stable-kernel-rules allows it) and says so in its
+# message ("there is no Fixes: tag"); only such a patch may lack the tag.
 check-patches: kernel-tree
 	@set -e; fail=0; while read -r p; do \
 		case $$p in ''|\#*) continue;; esac; \
+		ign=UNKNOWN_COMMIT_ID; \
+		! grep -qz 'there is no Fixes:[[:space:]]*tag' $(TOP)/patches/$(KVER)/$$p || ign=$$ign,MISSING_FIXES_TAG; \
 		out=$$(cd $(KSRC) && PATH=/usr/bin:$$PATH perl scripts/checkpatch.pl --strict -q \
-			--ignore UNKNOWN_COMMIT_ID $(TOP)/patches/$(KVER)/$$p) || fail=1; \
+			--ignore $$ign $(TOP)/patches/$(KVER)/$$p) || fail=1; \
 		echo "  CHECK   $$p: $$(echo "$$out" | grep -cE '^(ERROR|WARNING|CHECK)') findings"; \
 		[ -z "$$out" ] || echo "$$out"; \
 	done < patches/$(KVER)/series; exit $$fail
