@@ -12,10 +12,13 @@
  *
  *   /sys/kernel/sched_relay/
  *     buffers/      the relay channel (a sysfs relay attribute), one file
- *       cpu0 .. cpuN  per CPU buffer (0600): read() consumes, mmap() maps
- *                   all of the buffer, poll() waits for a whole
- *                   sub-buffer, write("N") hands N sub-buffers back after
- *                   mmap reading
+ *       cpu0 .. cpuN  per CPU buffer (0600): read() consumes what it
+ *                   returns, mmap() maps the buffer and relay's read-only
+ *                   meta area after it, poll() reports a ready
+ *                   sub-buffer (a poller is woken once wakeup_subbufs
+ *                   are ready), write("N") after mmap reading hands
+ *                   back every sub-buffer before absolute number N
+ *                   (ESTALE once a reset has passed N)
  *     enabled       0|1
  *     events        which event types are recorded
  *     overwrite     0: drop new events when full (counted), 1: flight recorder
