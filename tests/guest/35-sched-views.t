@@ -117,6 +117,7 @@ for name in lgd-0-0 lge-0-0 lgd-1-0 lge-1-0; do
 	relaytop --report $tmp/r.bin -p "$pid" > $tmp/report-$name.txt
 	counted=$(awk -v p=$pid '
 		/^# wakeup latency per CPU/ { sec = 1; next }
+		/^$/ { sec = 0 }
 		sec && $1 == "all" { lat = $2 + $3 }
 		/^# tasks/ { t = 1; next }
 		t && $1 == p { nw = $12; t = 0 }
