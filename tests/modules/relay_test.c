@@ -793,8 +793,14 @@ static ssize_t storm_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (!bufs || !tasks)
 		goto out_free;
 
+	/*
+	 * No cpus_read_lock() here: relay_reset() takes it itself, and a
+	 * read side nested in another deadlocks once a CPU hotplug writer
+	 * waits between the two (lockdep: recursive locking).  relay_faults
+	 * takes no CPU offline during a storm; a writer whose CPU goes away
+	 * anyway only runs elsewhere.
+	 */
 	mutex_lock(&relay_test_lock);
-	cpus_read_lock();
 	ret = -ENODEV;
 	if (!relay_test_sysfs.rchan || relay_test_subbuf_size < 64)
 		goto out_unlock;
@@ -848,7 +854,6 @@ static ssize_t storm_store(struct kobject *kobj, struct kobj_attribute *attr,
 	relay_reset(s.rchan);
 	memset(relay_test_sysfs.seq, 0, nr_cpu_ids * sizeof(u64));
 out_unlock:
-	cpus_read_unlock();
 	mutex_unlock(&relay_test_lock);
 out_free:
 	kfree(tasks);
