@@ -76,7 +76,7 @@ INSTALL ?= install
 	modules-debug modules-kcsan guest-programs initramfs initramfs-debug \
 	initramfs-kcsan run bench-host install uninstall test test-hog \
 	test-kernel test-6.12 test-kcsan unit-tests guest-tests check-patches \
-	check-i386 clean distclean
+	check-i386 check-steps clean distclean
 
 all: kernel modules initramfs
 
@@ -106,6 +106,8 @@ help:
 	@echo "make bench-host    relaytop's drain path on a fake channel: CPU ns per event (host)"
 	@echo "make check-patches checkpatch.pl --strict on every patch of patches/\$$KVER/series"
 	@echo "make check-i386    build the series' C files for 32-bit x86 with W=1 and sparse"
+	@echo "make check-steps   build the series at every step: each patch's C files and its"
+	@echo "                   headers' in-tree users, W=1 and sparse, no new warning"
 	@echo "make install       relaytop for this machine into \$$PREFIX/bin (default /usr/local),"
 	@echo "                   its man page into \$$PREFIX/share/man/man1; DESTDIR=D stages it"
 	@echo "                   under D (make uninstall removes them)"
@@ -173,6 +175,11 @@ check-i386: kernel-tree
 		kernel/relay.o fs/sysfs/relay.o fs/kernfs/file.o 2>&1 | tee $(I386_OBJ)/check.log; \
 	echo "  CHECK   i386 W=1 C=1: $$(grep -c -E 'warning|error' $(I386_OBJ)/check.log) warnings"; \
 	! grep -q -E 'warning|error' $(I386_OBJ)/check.log
+
+# Every step of the series builds (scripts/check-steps says how), in a
+# worktree and an object directory of its own.
+check-steps: kernel-tree
+	@scripts/check-steps $(KSRC) $(KBUILD)/obj-steps
 
 # The tree is unpacked from a tarball and has no upstream history, so
 # checkpatch cannot look up the commits that Fixes: tags name.  A fix for
