@@ -21,7 +21,9 @@
  *   the next drain hands sub-buffers back).  A quiet buffer stays
  *   polled, so a burst after a quiet period is read at once, and so does
  *   a busy one that a drain found fuller than LIVE_FILL_BACKSTOP (its
- *   rate rose); a buffer goes on the timer only once LIVE_BUSY_RUNS
+ *   rate rose), and one that fills LIVE_FILL_TARGET of its free room
+ *   faster than the timer's shortest period, LIVE_MIN_DRAIN_NS (small
+ *   buffers at a high rate: read at each sub-buffer's wake-up); a buffer goes on the timer only once LIVE_BUSY_RUNS
  *   estimates in a row found it busy and none past the backstop (the
  *   first one of a burst averages the quiet time before it in, the one
  *   after a full buffer misses its drops).  A woken read may bring the
@@ -541,13 +543,18 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		struct channel_cpu *cc = &ls->ch.cpus[i];
 		const struct live_marks *m = marks_of(ls, cc->cpu);
 		bool busy = busy_at(ls, m->rate);
+		double t = busy ? LIVE_FILL_TARGET * room / m->rate * 1e9 : 0;
 
+		/* a timer whose shortest period is longer than the buffer
+		 * takes to fill cannot come in time: such a buffer stays
+		 * polled, read at each sub-buffer's wake-up (small buffers
+		 * at a high rate).  How long a drain takes is not counted:
+		 * a woken read takes as long */
+		busy = busy && t >= (double)LIVE_MIN_DRAIN_NS;
 		/* polled until its rate is known (see LIVE_BUSY_RUNS) */
 		cc->timed = busy && m->busy_runs >= LIVE_BUSY_RUNS &&
 			    m->fill < LIVE_FILL_BACKSTOP;
 		if (busy) {
-			double t = LIVE_FILL_TARGET * room / m->rate * 1e9;
-
 			any = true;
 			if (t < (double)fill_ns)
 				fill_ns = (uint64_t)t;

@@ -22,7 +22,8 @@
 /* A timed buffer is drained when it may be this full (of its free room
  * at its rate), and polled again once a drain finds it fuller than
  * LIVE_FILL_BACKSTOP; the timer's drains start at least
- * LIVE_MIN_DRAIN_NS apart (and never before the last one ended).
+ * LIVE_MIN_DRAIN_NS apart (and never before the last one ended); a
+ * buffer that fills LIVE_FILL_TARGET sooner than that stays polled.
  * A buffer goes on the timer once LIVE_BUSY_RUNS rate estimates in a row
  * found it busy, none of them past the backstop: the first after a quiet
  * spell, or after a full buffer (whose drops the next header tells), is

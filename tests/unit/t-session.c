@@ -569,6 +569,56 @@ static void test_slow_drains(void)
 }
 
 /*
+ * Small buffers at a high rate: 40% of the free room (3 sub-buffers of
+ * 63 records) fills in 0.19 ms at 400 records/ms, faster than the
+ * timer's shortest period (LIVE_MIN_DRAIN_NS).  Such a buffer stays
+ * polled, read at each sub-buffer's wake-up, instead of going on a timer
+ * that cannot come in time: on the timer, every 1 ms drain found the
+ * buffer full (150 of 400 records dropped), then polled again, then
+ * timed again.  The steps here are 100 us, the wake-ups that fast.
+ */
+static void test_timer_too_slow_stays_polled(void)
+{
+	struct fake_session r;
+	struct live_source *ls;
+	struct pollfd pfd[64];
+	unsigned int n, per_step = 40;
+
+	ls = timer_rig(&r, 1);
+	if (!ls)
+		return;
+	for (unsigned int t = 1; t <= 30000; t++) {
+		bool woke = false;
+
+		fake_now += 100000;
+		fake_relay_events(&r.fc.relay[0], per_step);
+		if (t % 10000 == 0) {
+			top_tick(&r.t);
+			continue;
+		}
+		polled(&r, pfd, &n);
+		for (unsigned int i = 0; i < ls->nbuf; i++) {
+			const struct fake_relay *f =
+				&r.fc.relay[ls->ch.cpus[ls->map[i]].cpu];
+
+			if (f->produced > f->consumed) {
+				pfd[ls->nctl + i].revents = POLLIN;
+				woke = true;
+			}
+		}
+		if (woke || (ls->drain_at && fake_now >= ls->drain_at))
+			r.t.src.ops->ready(ls, pfd, n);
+	}
+	check_uint(r.fc.relay[0].full, ==, 0);
+	check(!ls->ch.cpus[0].timed);
+	check_uint(ls->timed_drains, ==, 0);
+	check_uint(ls->drain_at, ==, 0);
+	top_tick(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 30000 * per_step);
+	fake_session_stop(&r);
+}
+
+/*
  * A busy buffer still polled (its rate not yet known, or found past the
  * backstop) wakes us more often than the timer's period: those reads
  * must not put off the timed drain of the others.
@@ -969,6 +1019,7 @@ int main(void)
 	TEST(test_drain_timer(), "busy buffers on a timer sized from their rate; quiet ones polled");
 	TEST(test_burst_after_quiet(), "a burst after a quiet spell or a full buffer: polled until its rate is known, nothing dropped");
 	TEST(test_slow_drains(), "drains that take time: timed from their start, their length left room for");
+	TEST(test_timer_too_slow_stays_polled(), "a buffer that fills faster than the timer's shortest period stays polled");
 	TEST(test_woken_reads_keep_timer(), "woken reads of a polled buffer do not put off the timed drain");
 	TEST(test_drain_late_not_stops(), "how late timed drains came: a stop and continue is left out");
 	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
