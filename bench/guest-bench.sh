@@ -20,7 +20,11 @@
 #     from /proc/PID/status, which the trace records as events);
 #  3. reader cost: relaytop --record against read_reader (and ftrace's
 #     mapped reader on ftrace's events) at one paced load, CPU time from
-#     cputime; then relaytop's highest zero-loss rate.
+#     cputime; then relaytop's highest zero-loss rate;
+#  4. small buffers (4 x 4 KiB and 4 x 16 KiB per CPU, both modes, flat out
+#     and paced): sched_relay with relaytop --record against ftrace with the
+#     same buffer memory per CPU and a trace_pipe_raw reader per CPU; events
+#     captured and lost, each reader's CPU time.
 # Exit status: 0, or 1 when a step failed (said on a "# FAILED" line).
 set -u
 
@@ -36,6 +40,9 @@ READER_RATE=${BENCH_READER_RATE:-5000}	# switches/s per CPU in section 3
 SWEEP_SECS=${BENCH_SWEEP_SECS:-5}
 SWEEP_RATES=${BENCH_SWEEP_RATES:-2500 5000 10000 20000 40000 0}
 BUF_KB=512			# sched_relay's default: 8 x 64 KiB per CPU
+SMALL_GEOMS=${BENCH_SMALL_GEOMS:-4096x4 16384x4}	# sub-buffer bytes x count
+SMALL_RATES=${BENCH_SMALL_RATES:-0 5000}	# switches/s per CPU, 0: flat out
+SMALL_SECS=${BENCH_SMALL_SECS:-5}
 
 D=/sys/kernel/sched_relay
 T=/sys/kernel/tracing
@@ -67,12 +74,13 @@ frozen() {
 }
 disable_relay() { echo 0 > $D/enabled; }
 
-# sched_relay with a known configuration: EVENTS, overwrite OVW, reset.
+# sched_relay with a known configuration: EVENTS, overwrite OVW, reset;
+# SUBBUF x NSUB per CPU (default 64 KiB x 8).
 relay_setup() {
 	grep -q '^sched_relay ' /proc/modules || insmod /lib/modules/sched_relay.ko ||
 		fail "insmod sched_relay"
 	echo 0 > $D/enabled
-	echo 65536 > $D/subbuf_size && echo 8 > $D/n_subbufs &&
+	echo "${SUBBUF:-65536}" > $D/subbuf_size && echo "${NSUB:-8}" > $D/n_subbufs &&
 		echo "$2" > $D/overwrite && echo "$1" > $D/events ||
 		fail "configuring sched_relay"
 	echo 1 > $D/reset
@@ -108,6 +116,12 @@ self_noise() {
 		END { printf "self_vol=%d self_invol=%d\n", v, n }'
 }
 cpu_files() { for c in $cpus; do echo $T/per_cpu/cpu$c/trace_pipe_raw; done; }
+# cpu_ms PID...: user and system time of the processes PID, all their
+# threads, in ms (USER_HZ ticks, 10 ms each)
+cpu_ms() {
+	for p in "$@"; do cat /proc/$p/stat 2>/dev/null; done |
+		awk '{ s += $14 + $15 } END { print (s + 0) * 10 }'
+}
 
 [ -d $T/events/sched ] || fail "no tracefs at $T"
 [ -d /sys/kernel/debug ] || fail "no debugfs"
@@ -173,7 +187,7 @@ storm_off() {
 # identity is set to relaytop --check's "duplicated out_of_place
 # unaccounted" of it, and the file is removed.
 recorded() {
-	relay_setup "$1" 0
+	relay_setup "$1" "${OVW:-0}"
 	shift
 	relaytop --record "${REC_FILE:-/dev/null}" --no-ui > /tmp/rt.txt 2>&1 &
 	rt=$!
@@ -181,6 +195,7 @@ recorded() {
 	lg=$(loadgen -q "$@" | tail -n 1)
 	frozen $rt disable_relay
 	noise=$(self_noise $rt)
+	rt_cpu_ms=$(cpu_ms $rt)
 	produced=$(sum_stat produced) kdropped=$(sum_stat dropped)
 	wakeups=$(sum_stat wakeups 2>/dev/null)
 	# it reads what is left, then ends
@@ -325,5 +340,63 @@ for rate in $SWEEP_RATES; do
 	emit "sweep rate=$rate $lg captured=$1 dropped=$2 lost=$3"
 	[ "$(($2 + $3))" -eq 0 ] || break
 done
+
+# --- 4. small buffers -----------------------------------------------------
+# small_relay GEOM OVW RATE / small_ftrace GEOM OVW RATE: SMALL_SECS of
+# load (flat out when RATE is 0) with GEOM (BYTESxCOUNT) per CPU.  ftrace
+# gets the same memory per CPU (buffer_size_kb; its ring buffer keeps one
+# reader page more) and its overwrite option; its reader is read_reader
+# per CPU, as in section 2.
+small_load() {
+	if [ "$1" = 0 ]; then loadgen -q -t $SMALL_SECS; else loadgen -q -r "$1" -t $SMALL_SECS; fi
+}
+small_relay() {
+	SUBBUF=${1%x*} NSUB=${1#*x} OVW=$2 REC_FILE=/tmp/small.bin
+	if [ "$3" = 0 ]; then recorded "switch wakeup" -t $SMALL_SECS
+	else recorded "switch wakeup" -r "$3" -t $SMALL_SECS; fi
+	SUBBUF= NSUB= OVW= REC_FILE=
+	set -- "$1" "$2" "$3" $rec $identity
+	emit "small geom=$1 overwrite=$2 rate=$3 reader=relaytop $lg captured=$4" \
+		"lost=$(($5 + $6)) produced=$produced kernel_dropped=$kdropped" \
+		"cpu_ms=$rt_cpu_ms duplicated=$7 out_of_place=$8 id_unaccounted=$9"
+}
+small_ftrace() {
+	echo 0 > $T/tracing_on
+	echo $(( ${1%x*} * ${1#*x} / 1024 )) > $T/buffer_size_kb &&
+		echo "$2" > $T/options/overwrite || fail "configuring ftrace for $1"
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	ftrace_events sched_switch sched_wakeup
+	readers=
+	for c in $cpus; do
+		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > /dev/null 2> /tmp/rr$c.err &
+		readers="$readers $!"
+	done
+	sleep 1
+	lg=$(small_load "$3" | tail -n 1)
+	frozen "$readers" ftrace_events
+	sleep 2			# the readers read what is left
+	cpu=$(cpu_ms $readers)
+	for p in $readers; do
+		kill -0 $p 2>/dev/null || fail "a trace_pipe_raw reader ended: $(cat /tmp/rr*.err)"
+	done
+	kill $readers; wait $readers 2>/dev/null
+	set -- "$1" "$2" "$3" $(ftrace_counts)
+	over=${5#overrun=} drop=${6#dropped=}
+	emit "small geom=$1 overwrite=$2 rate=$3 reader=ftrace $lg captured=${4#read=}" \
+		"lost=$((over + drop)) cpu_ms=$cpu"
+}
+for geom in $SMALL_GEOMS; do
+	for ovw in 0 1; do
+		for rate in $SMALL_RATES; do
+			small_relay $geom $ovw $rate
+			small_ftrace $geom $ovw $rate
+		done
+	done
+done
+echo 0 > $T/tracing_on
+echo 1 > $T/options/overwrite
+echo $BUF_KB > $T/buffer_size_kb
+echo > $T/trace
 rmmod sched_relay
 emit "done"
