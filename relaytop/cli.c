@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "realtime.h"
 #include "record_format.h"
 #include "sched_relay.h"
 #include "stats.h"
@@ -50,6 +51,9 @@ static const char *const usage[] = {
 	"      --hide-self       leave relaytop's own switches and wake-ups out",
 	"                        of the figures (not of a recording; key i)",
 	"      --read-only       never change the channel: r, e and o refuse",
+	"      --realtime PRIO   run at SCHED_FIFO priority PRIO (1-99), as",
+	"                        perf record -r: keeps up with small buffers",
+	"                        on busy CPUs; COMMAND runs at normal priority",
 	"      --dump FILE       print a recording, one event a line",
 	"      --check FILE      check a recording's event numbers: per CPU, none",
 	"                        twice, none out of place, every gap counted,",
@@ -114,7 +118,7 @@ enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
 	OPT_EXPORT_PERFETTO, OPT_CHECK, OPT_REPORT, OPT_TASKS, OPT_LATENCY,
 	OPT_COMM, OPT_NO_COLOR, OPT_HIDE_SELF, OPT_EXPORT_TRACECMD, OPT_TID,
-	OPT_READ_ONLY, OPT_SPEED, OPT_FORMAT,
+	OPT_READ_ONLY, OPT_SPEED, OPT_FORMAT, OPT_REALTIME,
 };
 
 static const struct option long_options[] = {
@@ -129,6 +133,7 @@ static const struct option long_options[] = {
 	{ "no-ui", no_argument, NULL, OPT_NO_UI },
 	{ "hide-self", no_argument, NULL, OPT_HIDE_SELF },
 	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
+	{ "realtime", required_argument, NULL, OPT_REALTIME },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "check", required_argument, NULL, OPT_CHECK },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -186,6 +191,7 @@ static const struct {
 	{ OPT_NO_UI, "--no-ui", M_VIEWS },
 	{ OPT_HIDE_SELF, "--hide-self", M_LIVE | M_RECORD },
 	{ OPT_READ_ONLY, "--read-only", M_LIVE | M_RECORD },
+	{ OPT_REALTIME, "--realtime", M_LIVE | M_RECORD },
 	{ OPT_SPEED, "--speed", M_REPLAY },
 	{ OPT_TASKS, "--tasks", M_VIEWS },
 	{ OPT_LATENCY, "--latency", M_VIEWS },
@@ -382,6 +388,16 @@ static int take(int c, int argc, char *const argv[], struct options *o,
 		return 0;
 	case OPT_READ_ONLY:
 		o->read_only = true;
+		return 0;
+	case OPT_REALTIME:
+		if (parse_uint(optarg, REALTIME_MAX_PRIO, &o->realtime) ||
+		    o->realtime < REALTIME_MIN_PRIO) {
+			snprintf(err, errlen, "--realtime: '%.64s' is not a "
+				 "priority (%d to %d)", optarg,
+				 REALTIME_MIN_PRIO, REALTIME_MAX_PRIO);
+			o->realtime = 0;
+			return -1;
+		}
 		return 0;
 	case OPT_DUMP:
 		o->dump = optarg;

@@ -44,6 +44,7 @@ struct options {
 	bool have_cpu_sort;	/* --sort named a CPU table column: */
 	int cpu_sort;		/* its enum stats_sort */
 	bool read_only;		/* --read-only: r, e and o are refused */
+	unsigned int realtime;	/* --realtime PRIO: SCHED_FIFO, 0: no */
 	double speed;		/* --speed: a replay's pace (default 1) */
 	enum output_format format;	/* --format */
 	bool follow;		/* -F: count only the command's tree */

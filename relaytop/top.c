@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "realtime.h"
 #include "record_keep.h"
 #include "source_report.h"
 #include "top_seek.h"
@@ -277,6 +278,16 @@ int top_run(const struct options *given)
 	struct top t;
 	int status, not_run = 0, err;
 
+	/* before anything starts, so that a refusal changes nothing; the
+	 * command forked below runs at the normal policy */
+	if (opt->realtime) {
+		char why[200];
+
+		if (realtime_enter(opt->realtime, why, sizeof(why))) {
+			warn("%s", why);
+			return 1;
+		}
+	}
 	loop_install_signals();
 	/* the command first: its pid is the filter's before anything is
 	 * read (it waits to exec until the recording is there) */

@@ -17,6 +17,8 @@
 #   says the channel went away and came back, and maps the new size;
 # - SIGTERM ends a recording with a complete file; a missing channel is a
 #   clear error;
+# - --realtime PRIO runs relaytop at SCHED_FIFO PRIO and a command it runs
+#   at the normal policy; a priority out of 1-99 is a bad command line;
 # - every recording passes relaytop --check: per CPU and generation no
 #   record twice or out of place, every gap exactly the drops and losses
 #   the file counts there, time never going back.
@@ -216,6 +218,26 @@ wait $rec
 t_eq "SIGTERM stops a recording with status 0" 0 $?
 t_ok "and the file is complete" relaytop --dump $tmp/term.bin
 t_relaytop_check "SIGTERM" $tmp/term.bin
+
+# --- --realtime: relaytop at SCHED_FIFO, the command it runs at normal -----
+# /proc/PID/stat: field 40 the real-time priority, 41 the policy (1 FIFO)
+relaytop --record $tmp/rt.bin --no-ui --realtime 10 > $tmp/rt.err 2>&1 &
+rec=$!
+t_wait 120 grep -q 'recording to' $tmp/rt.err
+t_eq "--realtime 10: relaytop runs at SCHED_FIFO, priority 10" "1 10" \
+	"$(awk '{ print $41, $40 }' /proc/$rec/stat)"
+kill -TERM $rec
+wait $rec
+t_eq "and records as ever (exit 0)" 0 $?
+t_relaytop_check "--realtime" $tmp/rt.bin
+relaytop --record $tmp/rt2.bin --no-ui --realtime 10 -- \
+	sh -c 'awk "{ print \$41, \$40 }" /proc/$$/stat > /tmp/30-relaytop/policy' \
+	> $tmp/rt2.err 2>&1
+t_eq "the command it runs exits 0" 0 $?
+t_eq "and runs at the normal policy (0, priority 0)" "0 0" "$(cat $tmp/policy)"
+relaytop --realtime 0 -b -n 1 > $tmp/rt3.err 2>&1
+t_eq "--realtime 0 is a bad command line (exit 2)" 2 $?
+t_ok "that says the range" grep -q "is not a priority (1 to 99)" $tmp/rt3.err
 relaytop -b -n 1 -c /sys/kernel/no_such_channel > $tmp/missing.txt 2>&1
 t_eq "a missing channel exits 1" 1 $?
 t_ok "and says what is missing" grep -q 'no_such_channel: No such file or directory' $tmp/missing.txt

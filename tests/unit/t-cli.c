@@ -15,7 +15,8 @@
  * mode would ignore (-b with --dump, --speed without --replay) is
  * refused, naming the modes it applies to; --comm takes a list of names
  * of at most 15 bytes (what the kernel keeps); --tid, --sort, --speed,
- * --format, --read-only, --latency=runq; a command after -- (with
+ * --format, --read-only, --latency=runq, --realtime (1 to 99, live
+ * and --record only); a command after -- (with
  * --record or -b; -F follows it); the usage text mentions every option; --version states the version scheme in the
  * words of the man page and docs/record-format.md (each holds the line).
  */
@@ -284,6 +285,16 @@ static void test_new_options(void)
 	expect_error("-b", "--format=xml", NULL, "'xml' is not text, csv or json");
 	rc = parse(&o, err, "--read-only", NULL, NULL, NULL);
 	check(rc == 0 && o.read_only);
+	rc = parse(&o, err, "--record", "f", "--realtime", "50");
+	check(rc == 0 && o.realtime == 50);
+	check_int(parse(&o, err, NULL, NULL, NULL, NULL), ==, 0);
+	check_uint(o.realtime, ==, 0);
+	expect_error("--realtime", "0", NULL,
+		     "--realtime: '0' is not a priority (1 to 99)");
+	expect_error("--realtime", "100", NULL, "'100' is not a priority");
+	expect_error("--realtime", "x", NULL, "'x' is not a priority");
+	expect_error("--dump=f", "--realtime", "5",
+		     "--realtime does not apply to --dump");
 	rc = parse(&o, err, "--latency=runq", NULL, NULL, NULL);
 	check(rc == 0 && o.latency && o.latency_runq);
 	expect_error("--latency=both", NULL, NULL, "say wakeup or runq");
@@ -335,7 +346,7 @@ static void test_usage(void)
 		"--export-tracecmd",
 		"--tasks", "--latency", "--pid", "--comm", "--cpu", "--no-color",
 		"--tid", "--sort", "--speed", "--read-only", "--format",
-		"--follow", "-- COMMAND",
+		"--follow", "--realtime", "-- COMMAND",
 	};
 	char *text = NULL;
 	size_t len = 0;
@@ -387,7 +398,7 @@ int main(void)
 	TEST(test_errors(), "bad values, unknown options, conflicts: named errors");
 	TEST(test_long_option_errors(), "ambiguous prefixes name the options; --help=x says --help takes none");
 	TEST(test_modes(), "an option the mode would ignore is refused, saying where it applies");
-	TEST(test_new_options(), "--comm a,b (15 bytes), --tid, --sort, --speed, --format, --read-only, --latency=runq");
+	TEST(test_new_options(), "--comm a,b (15 bytes), --tid, --sort, --speed, --format, --read-only, --latency=runq, --realtime");
 	TEST(test_command(), "a command after --: with --record or -b, -F follows it");
 	TEST(test_usage(), "the usage text mentions every option");
 	TEST(test_version(), "--version says what the man page and the format's spec say");
