@@ -24,7 +24,8 @@
 #  4. small buffers (4 x 4 KiB and 4 x 16 KiB per CPU, both modes, flat out
 #     and paced): sched_relay with relaytop --record against ftrace with the
 #     same buffer memory per CPU and a trace_pipe_raw reader per CPU; events
-#     captured and lost, each reader's CPU time.
+#     captured and lost, each reader's CPU time; and flat out, relaytop
+#     with --realtime 10 (SCHED_FIFO).
 # Exit status: 0, or 1 when a step failed (said on a "# FAILED" line).
 set -u
 
@@ -189,7 +190,7 @@ storm_off() {
 recorded() {
 	relay_setup "$1" "${OVW:-0}"
 	shift
-	relaytop --record "${REC_FILE:-/dev/null}" --no-ui > /tmp/rt.txt 2>&1 &
+	relaytop --record "${REC_FILE:-/dev/null}" --no-ui $RT_ARGS > /tmp/rt.txt 2>&1 &
 	rt=$!
 	sleep 1
 	lg=$(loadgen -q "$@" | tail -n 1)
@@ -350,13 +351,15 @@ done
 small_load() {
 	if [ "$1" = 0 ]; then loadgen -q -t $SMALL_SECS; else loadgen -q -r "$1" -t $SMALL_SECS; fi
 }
+# (small_relay with RT_ARGS="--realtime 10": relaytop at SCHED_FIFO, as
+# reader relaytop_rt)
 small_relay() {
 	SUBBUF=${1%x*} NSUB=${1#*x} OVW=$2 REC_FILE=/tmp/small.bin
 	if [ "$3" = 0 ]; then recorded "switch wakeup" -t $SMALL_SECS
 	else recorded "switch wakeup" -r "$3" -t $SMALL_SECS; fi
 	SUBBUF= NSUB= OVW= REC_FILE=
 	set -- "$1" "$2" "$3" $rec $identity
-	emit "small geom=$1 overwrite=$2 rate=$3 reader=relaytop $lg captured=$4" \
+	emit "small geom=$1 overwrite=$2 rate=$3 reader=relaytop${RT_ARGS:+_rt} $lg captured=$4" \
 		"lost=$(($5 + $6)) produced=$produced kernel_dropped=$kdropped" \
 		"cpu_ms=$rt_cpu_ms duplicated=$7 out_of_place=$8 id_unaccounted=$9"
 }
@@ -392,6 +395,9 @@ for geom in $SMALL_GEOMS; do
 			small_relay $geom $ovw $rate
 			small_ftrace $geom $ovw $rate
 		done
+		RT_ARGS="--realtime 10"
+		small_relay $geom $ovw 0
+		RT_ARGS=
 	done
 done
 echo 0 > $T/tracing_on
