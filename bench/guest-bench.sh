@@ -44,6 +44,7 @@ BUF_KB=512			# sched_relay's default: 8 x 64 KiB per CPU
 SMALL_GEOMS=${BENCH_SMALL_GEOMS:-4096x4 16384x4}	# sub-buffer bytes x count
 SMALL_RATES=${BENCH_SMALL_RATES:-0 5000}	# switches/s per CPU, 0: flat out
 SMALL_SECS=${BENCH_SMALL_SECS:-5}
+RT_ARGS=			# relaytop's extra options (section 4: --realtime)
 
 D=/sys/kernel/sched_relay
 T=/sys/kernel/tracing
