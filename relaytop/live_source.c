@@ -23,10 +23,11 @@
  *   a busy one that a drain found fuller than LIVE_FILL_BACKSTOP (its
  *   rate rose), and one that fills LIVE_FILL_TARGET of its free room
  *   faster than the timer's shortest period, LIVE_MIN_DRAIN_NS (small
- *   buffers at a high rate: read at each sub-buffer's wake-up); a buffer goes on the timer only once LIVE_BUSY_RUNS
- *   estimates in a row found it busy and none past the backstop (the
- *   first one of a burst averages the quiet time before it in, the one
- *   after a full buffer misses its drops).  A woken read may bring the
+ *   buffers at a high rate: read at each sub-buffer's wake-up); a
+ *   buffer goes on the timer only once LIVE_BUSY_RUNS estimates in a
+ *   row found it busy and none past the backstop (the first one of a
+ *   burst averages the quiet time before it in, the one after a full
+ *   buffer misses its drops).  A woken read may bring the
  *   timer's drain nearer, never put it off;
  * - a read takes at most a lap of a buffer (the reader's budget) before
  *   the next buffer; one with more left is read again at the loop's next
