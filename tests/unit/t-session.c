@@ -418,26 +418,27 @@ static void test_drain_timer(void)
 }
 
 /*
- * ms steps of a millisecond, CPU 0 writing per_ms events and CPU 1 (if
- * there is one) per_ms1 each step, the loop doing what it would: the tick
- * every 1000 steps, a drain when the timer says, else a read of the
- * polled buffers that have a finished sub-buffer (POLLIN).
+ * steps of step_ns each, CPU 0 writing per_step events and CPU 1 (if
+ * there is one) per_step1 each step, the loop doing what it would: the
+ * tick every tick_steps steps, a drain when the timer says, else a read
+ * of the polled buffers that have a finished sub-buffer (POLLIN).
  */
-static void run_load2(struct fake_session *r, unsigned int ms,
-		      unsigned int per_ms, unsigned int per_ms1)
+static void run_steps(struct fake_session *r, unsigned int steps,
+		      uint64_t step_ns, unsigned int tick_steps,
+		      unsigned int per_step, unsigned int per_step1)
 {
 	struct live_source *ls = &r->t.live;
 	struct pollfd pfd[64];
 	unsigned int n;
 
-	for (unsigned int t = 1; t <= ms; t++) {
+	for (unsigned int t = 1; t <= steps; t++) {
 		bool woke = false;
 
-		fake_now += 1000000;
-		fake_relay_events(&r->fc.relay[0], per_ms);
+		fake_now += step_ns;
+		fake_relay_events(&r->fc.relay[0], per_step);
 		if (r->fc.ncpus > 1)
-			fake_relay_events(&r->fc.relay[1], per_ms1);
-		if (t % 1000 == 0) {
+			fake_relay_events(&r->fc.relay[1], per_step1);
+		if (t % tick_steps == 0) {
 			top_tick(&r->t);
 			continue;
 		}
@@ -454,6 +455,13 @@ static void run_load2(struct fake_session *r, unsigned int ms,
 		if (woke || (ls->drain_at && fake_now >= ls->drain_at))
 			r->t.src.ops->ready(ls, pfd, n);
 	}
+}
+
+/* ms steps of a millisecond, the tick every second */
+static void run_load2(struct fake_session *r, unsigned int ms,
+		      unsigned int per_ms, unsigned int per_ms1)
+{
+	run_steps(r, ms, 1000000, 1000, per_ms, per_ms1);
 }
 
 static void run_load(struct fake_session *r, unsigned int ms,
@@ -581,34 +589,12 @@ static void test_timer_too_slow_stays_polled(void)
 {
 	struct fake_session r;
 	struct live_source *ls;
-	struct pollfd pfd[64];
-	unsigned int n, per_step = 40;
+	unsigned int per_step = 40;
 
 	ls = timer_rig(&r, 1);
 	if (!ls)
 		return;
-	for (unsigned int t = 1; t <= 30000; t++) {
-		bool woke = false;
-
-		fake_now += 100000;
-		fake_relay_events(&r.fc.relay[0], per_step);
-		if (t % 10000 == 0) {
-			top_tick(&r.t);
-			continue;
-		}
-		polled(&r, pfd, &n);
-		for (unsigned int i = 0; i < ls->nbuf; i++) {
-			const struct fake_relay *f =
-				&r.fc.relay[ls->ch.cpus[ls->map[i]].cpu];
-
-			if (f->produced > f->consumed) {
-				pfd[ls->nctl + i].revents = POLLIN;
-				woke = true;
-			}
-		}
-		if (woke || (ls->drain_at && fake_now >= ls->drain_at))
-			r.t.src.ops->ready(ls, pfd, n);
-	}
+	run_steps(&r, 30000, 100000, 10000, per_step, 0);
 	check_uint(r.fc.relay[0].full, ==, 0);
 	check(!ls->ch.cpus[0].timed);
 	check_uint(ls->timed_drains, ==, 0);
