@@ -226,12 +226,15 @@ storm_relay() {
 		"produced=$produced kernel_dropped=$kdropped wakeups=$wakeups" \
 		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise $drains"
 }
-# One read_reader per CPU, as trace-cmd has a reader per CPU: it polls
-# and reads until the file is empty, again and again.  Not cat: ftrace's
-# trace_pipe_raw returns 0 (end of file) when a read races the writer on a
-# buffer that is not empty, and cat then exits; in the storm that left
-# ftrace with no reader in 2 of 3 rounds, on 6.1 and on 6.12.
-storm_ftrace() {
+# ftrace_piped CMD...: ftrace's switch and wake-up events, with one
+# read_reader per CPU on trace_pipe_raw while CMD (a load) runs; sets lg
+# (CMD's last line), noise and cpu (the readers' self-noise and CPU time).
+# A reader per CPU as trace-cmd has: it polls and reads until the file is
+# empty, again and again.  Not cat: ftrace's trace_pipe_raw returns 0 (end
+# of file) when a read races the writer on a buffer that is not empty, and
+# cat then exits; in the storm that left ftrace with no reader in 2 of 3
+# rounds, on 6.1 and on 6.12.
+ftrace_piped() {
 	echo > $T/trace
 	ftrace_events sched_switch sched_wakeup
 	readers=
@@ -240,14 +243,18 @@ storm_ftrace() {
 		readers="$readers $!"
 	done
 	sleep 1
-	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
+	lg=$("$@" | tail -n 1)
 	frozen "$readers" ftrace_events
 	sleep 2			# the readers read what is left
 	noise=$(self_noise $readers)
+	cpu=$(cpu_ms $readers)
 	for p in $readers; do	# a reader that died would make ftrace look cheap
 		kill -0 $p 2>/dev/null || fail "a trace_pipe_raw reader ended: $(cat /tmp/rr*.err)"
 	done
 	kill $readers; wait $readers 2>/dev/null
+}
+storm_ftrace() {
+	ftrace_piped loadgen -q -t $STORM_SECS
 	set -- "$1" $(ftrace_counts)
 	emit "storm mode=ftrace round=$1 $lg captured=${2#read=} $3 $4 $5 $noise"
 }
@@ -348,7 +355,7 @@ done
 # load (flat out when RATE is 0) with GEOM (BYTESxCOUNT) per CPU.  ftrace
 # gets the same memory per CPU (buffer_size_kb; its ring buffer keeps one
 # reader page more) and its overwrite option; its reader is read_reader
-# per CPU, as in section 2.
+# per CPU (ftrace_piped), as in section 2.
 small_load() {
 	if [ "$1" = 0 ]; then loadgen -q -t $SMALL_SECS; else loadgen -q -r "$1" -t $SMALL_SECS; fi
 }
@@ -368,23 +375,8 @@ small_ftrace() {
 	echo 0 > $T/tracing_on
 	echo $(( ${1%x*} * ${1#*x} / 1024 )) > $T/buffer_size_kb &&
 		echo "$2" > $T/options/overwrite || fail "configuring ftrace for $1"
-	echo > $T/trace
 	echo 1 > $T/tracing_on
-	ftrace_events sched_switch sched_wakeup
-	readers=
-	for c in $cpus; do
-		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > /dev/null 2> /tmp/rr$c.err &
-		readers="$readers $!"
-	done
-	sleep 1
-	lg=$(small_load "$3" | tail -n 1)
-	frozen "$readers" ftrace_events
-	sleep 2			# the readers read what is left
-	cpu=$(cpu_ms $readers)
-	for p in $readers; do
-		kill -0 $p 2>/dev/null || fail "a trace_pipe_raw reader ended: $(cat /tmp/rr*.err)"
-	done
-	kill $readers; wait $readers 2>/dev/null
+	ftrace_piped small_load "$3"
 	set -- "$1" "$2" "$3" $(ftrace_counts)
 	over=${5#overrun=} drop=${6#dropped=}
 	emit "small geom=$1 overwrite=$2 rate=$3 reader=ftrace $lg captured=${4#read=}" \
