@@ -23,8 +23,11 @@
  *   a reset after our position (reset_at > next_seq) moves us to
  *   reset_at; what we had not read before it was discarded, on request,
  *   and is not counted as lost.  The new sequence numbers its events from
- *   0.  A writer that lapped us (produced >= next_seq + n, overwrite mode)
- *   moves us to the oldest sub-buffer still there, produced - n + 1.
+ *   0.  A writer that lapped us (produced > next_seq + n, or produced ==
+ *   next_seq + n with our sub-buffer's header no longer ours: overwrite
+ *   mode) moves us to the oldest sub-buffer still there, produced - n + 1.
+ *   produced == next_seq + n alone is not a lap: relay publishes it before
+ *   it starts that sub-buffer or refuses to (no-overwrite, full).
  * - A sub-buffer's header must carry its own seq: the one being filled
  *   whose header is not set up yet is not there yet; a finished one
  *   without its header is counted (bad_headers) and passed over.
@@ -233,7 +236,15 @@ bool subbuf_reader_sync(struct subbuf_reader *r)
 /*
  * The writer started sub-buffer next_seq + n in our place.  Not when it
  * refused to (no-overwrite, full: the meta area's 'stopped') and went no
- * further: then ours is all still there.
+ * further: then ours is all still there.  Nor while it is still deciding:
+ * relay publishes 'produced' (next_seq + n) first, and only then starts
+ * that sub-buffer or refuses to and sets 'stopped', so 'stopped' is still
+ * 0 from the previous start meanwhile; in no-overwrite mode with the
+ * buffer full it is about to refuse, and ours is intact.  What tells is
+ * our sub-buffer's header: the writer marks it SCHED_RELAY_SEQ_BUSY
+ * before it changes anything in our place, and while it still carries
+ * next_seq, reading on is safe (the re-check after a copy catches a
+ * start that comes meanwhile, as for any torn read).
  */
 static bool lapped(const struct subbuf_reader *r, uint64_t produced)
 {
@@ -241,7 +252,9 @@ static bool lapped(const struct subbuf_reader *r, uint64_t produced)
 
 	return produced > lap ||
 	       (produced == lap &&
-		!__atomic_load_n(&r->meta->stopped, __ATOMIC_RELAXED));
+		!__atomic_load_n(&r->meta->stopped, __ATOMIC_RELAXED) &&
+		__atomic_load_n(&header_of(r, r->next_seq)->seq,
+				__ATOMIC_ACQUIRE) != r->next_seq);
 }
 
 /*

@@ -99,6 +99,8 @@ static bool switch_subbuf(struct fake_relay *f)
 				 f->offset, __ATOMIC_RELAXED);
 		f->produced++;
 		publish(&f->meta->produced, f->produced);
+		if (f->switching)
+			f->switching(f->switching_arg);
 	}
 	new = f->buf + (f->produced % f->n_subbufs) * f->subbuf_size;
 	f->offset = 0;

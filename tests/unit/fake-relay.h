@@ -47,6 +47,11 @@ struct fake_relay {
 	bool old_order;		/* set headers up as version 1 did */
 	void (*stall)(void *arg);	/* called inside the set-up */
 	void *stall_arg;
+	/* called in relay_switch_subbuf() after produced is published,
+	 * before the next sub-buffer is started or refused: the meta
+	 * area's stopped still says what the last switch did */
+	void (*switching)(void *arg);
+	void *switching_arg;
 	/* tests that script what records say: called on each record
 	 * written, after it is filled in, before it is committed (the
 	 * event number is the relay's: leave it) */
