@@ -200,7 +200,7 @@ static void batch_add(struct recorder *rec, size_t off, const void *payload,
 	*b = (struct recorder_block) { .off = off, .payload = payload,
 				       .size = size };
 	if (chunk) {
-		b->sb_offset = chunk->offset;
+		b->hdr = chunk->hdr;
 		b->seq = chunk->seq;
 		b->generation = chunk->generation;
 	}
@@ -580,8 +580,8 @@ int recorder_commit(struct recorder *rec)
 			const struct recorder_block *e = &rec->batch[i];
 
 			bad[i] = e->payload &&
-				 !subbuf_still_there(e->payload, e->sb_offset,
-						     e->seq, e->generation);
+				 !subbuf_still_there(e->hdr, e->seq,
+						     e->generation);
 			any |= bad[i];
 		}
 		if (any)

@@ -35,7 +35,8 @@ struct recorder_block {
 	size_t off;
 	const void *payload;	/* NULL: in buf after the header */
 	uint32_t size;
-	uint32_t sb_offset;	/* DATA: offset of the records in the sub-buffer */
+	const struct sched_relay_header *hdr;	/* DATA: its sub-buffer's
+						 * header */
 	uint64_t seq;
 	uint64_t generation;
 	uint64_t file_off;	/* where commit wrote the header */

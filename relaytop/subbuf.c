@@ -391,6 +391,7 @@ static bool read_chunk(struct subbuf_reader *r, uint32_t end,
 			.nrec = (end - r->offset) / SUBBUF_REC_SIZE,
 			.recs = (const void *)((const unsigned char *)hdr +
 					       r->offset),
+			.hdr = hdr,
 			.dropped = dropped,
 			.lost = r->lost,
 		};
@@ -484,11 +485,9 @@ unsigned int subbuf_reader_read(struct subbuf_reader *r,
 	return flags | SUBBUF_MORE;
 }
 
-bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
+bool subbuf_still_there(const struct sched_relay_header *h, uint64_t seq,
 			uint64_t generation)
 {
-	const struct sched_relay_header *h =
-		(const void *)((const unsigned char *)recs - offset);
 
 	/* pairs with the writer's store-release of seq, as the re-check in
 	 * subbuf_reader_read(): the records were used before this */

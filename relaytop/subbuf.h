@@ -59,6 +59,8 @@ struct subbuf_chunk {
 	uint32_t offset;	/* byte offset of recs[0] in the sub-buffer */
 	uint32_t nrec;
 	const struct sched_relay_record *recs;	/* in the mapping */
+	const struct sched_relay_header *hdr;	/* the header of sub-buffer
+						 * seq, where recs are */
 	uint64_t dropped;	/* its header's count of producer drops */
 	uint64_t lost;		/* events this reader lost before recs[0] */
 	uint32_t mix[SCHED_RELAY_NR_EVENTS];	/* records per event type
@@ -159,12 +161,12 @@ int subbuf_reader_handback(struct subbuf_reader *r,
 			   int (*give)(void *ctx, uint64_t until), void *ctx);
 
 /*
- * Are the records of a chunk (recs, at offset in sub-buffer seq of
- * generation) still what was read?  The seqlock's read side once more,
+ * Are the records of a chunk (of sub-buffer seq of generation, whose
+ * header is hdr) still what was read?  The seqlock's read side once more,
  * after the records were used (written from the mapping): false when the
  * producer has since rewritten the sub-buffer (overwrite mode, a reset).
  */
-bool subbuf_still_there(const void *recs, uint32_t offset, uint64_t seq,
+bool subbuf_still_there(const struct sched_relay_header *hdr, uint64_t seq,
 			uint64_t generation);
 
 /* Bytes the producer committed that the reader has not read yet. */
