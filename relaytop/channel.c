@@ -20,8 +20,8 @@
 
 #include "util.h"
 
-sigjmp_buf channel_bus_jmp;
-volatile sig_atomic_t channel_bus_armed;
+_Thread_local sigjmp_buf channel_bus_jmp;
+_Thread_local volatile sig_atomic_t channel_bus_armed;
 
 static void on_sigbus(int sig)
 {

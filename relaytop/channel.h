@@ -51,9 +51,11 @@ struct channel {
 	bool read_only;		/* a buffer could not be opened for writing */
 };
 
-/* Set by channel_install_sigbus(); see above. */
-extern sigjmp_buf channel_bus_jmp;
-extern volatile sig_atomic_t channel_bus_armed;
+/* Set by channel_install_sigbus(); see above.  Each thread has its own
+ * (SIGBUS goes to the thread that faulted): the drainers (drainer.h) read
+ * under the guard too. */
+extern _Thread_local sigjmp_buf channel_bus_jmp;
+extern _Thread_local volatile sig_atomic_t channel_bus_armed;
 void channel_install_sigbus(void);
 
 /*

@@ -90,6 +90,20 @@ static struct live_marks *marks_of(struct live_source *ls, unsigned int cpu)
 	return &ls->marks[cpu];
 }
 
+/*
+ * What the main thread may know of cc's reader: the reader itself, or,
+ * while a drainer reads it, its counts as of the last read replayed
+ * (what the feed has seen).
+ */
+static const struct subbuf_reader *reader_of(const struct live_source *ls,
+					     const struct channel_cpu *cc)
+{
+	const struct drainer *d = ls->drainers_on ?
+		drainers_of(&ls->drainers, cc->cpu) : NULL;
+
+	return d ? &d->view.reader : &cc->reader;
+}
+
 static void event(struct live_source *ls, enum feed_kind kind,
 		  unsigned int cpu, uint64_t count)
 {
@@ -107,11 +121,10 @@ static void buf_stage(void *ctx, const struct subbuf_chunk *chunk)
 	feed_stage(b->ls->feed, chunk);
 }
 
-static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
-		       bool intact)
+static void settled(struct live_source *ls, const struct subbuf_chunk *chunk,
+		    bool intact)
 {
-	struct live_buffer *b = ctx;
-	struct live_marks *m = marks_of(b->ls, chunk->cpu);
+	struct live_marks *m = marks_of(ls, chunk->cpu);
 
 	if (intact) {
 		m->bytes += (uint64_t)chunk->nrec * SUBBUF_REC_SIZE;
@@ -122,22 +135,30 @@ static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
 	/* events missing before this chunk: a gap right before it */
 	if (intact && m->valid &&
 	    (chunk->dropped != m->dropped || chunk->lost != m->lost))
-		event(b->ls, FEED_GAP, chunk->cpu, 0);
+		event(ls, FEED_GAP, chunk->cpu, 0);
 	if (intact) {
 		m->valid = true;
 		m->dropped = chunk->dropped;
 		m->lost = chunk->lost;
 	}
-	feed_settle(b->ls->feed, chunk, intact);
+	feed_settle(ls->feed, chunk, intact);
 }
 
-static void buf_restart(void *ctx, unsigned int cpu, uint64_t generation)
+static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
+		       bool intact)
 {
 	struct live_buffer *b = ctx;
-	struct live_source *ls = b->ls;
+
+	settled(b->ls, chunk, intact);
+}
+
+/* cpu's reader met a reset (generation); lost: its count then. */
+static void restarted(struct live_source *ls, unsigned int cpu,
+		      uint64_t generation, uint64_t lost)
+{
 	struct feed_event e = {
 		.kind = FEED_RESTART, .cpu = cpu, .generation = generation,
-		.lost = b->cc->reader.lost,
+		.lost = lost,
 	};
 
 	marks_of(ls, cpu)->valid = false;
@@ -148,6 +169,13 @@ static void buf_restart(void *ctx, unsigned int cpu, uint64_t generation)
 		feed_status(ls->feed, false, false, "channel reset (generation %"
 			    PRIu64 "): counters start again", generation);
 	}
+}
+
+static void buf_restart(void *ctx, unsigned int cpu, uint64_t generation)
+{
+	struct live_buffer *b = ctx;
+
+	restarted(b->ls, cpu, generation, b->cc->reader.lost);
 }
 
 /* ---- the channel ---- */
@@ -199,8 +227,10 @@ static void set_sinks(struct live_source *ls)
 void live_source_count_mix(struct live_source *ls, bool on)
 {
 	ls->no_mix = !on;
+	drainers_lock(&ls->drainers);
 	for (unsigned int i = 0; ls->have_ch && i < ls->ch.n; i++)
 		ls->ch.cpus[i].reader.count_mix = on;
+	drainers_unlock(&ls->drainers);
 }
 
 static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
@@ -222,10 +252,13 @@ static void cpu_on(struct live_source *ls, const struct channel_cpu *cc,
 	feed_event(ls->feed, &e);
 }
 
+static void stop_drainers(struct live_source *ls);
+
 static void unmap_channel(struct live_source *ls)
 {
 	if (!ls->have_ch)
 		return;
+	stop_drainers(ls);
 	for (unsigned int i = 0; i < ls->ch.n; i++)
 		event(ls, FEED_CPU_OFF, ls->ch.cpus[i].cpu, 0);
 	channel_close(&ls->ch);
@@ -343,10 +376,13 @@ static void add_new_buffers(struct live_source *ls)
 	char msg[512];
 	int added;
 
+	/* cpus[] may move: no drainer reads meanwhile */
+	drainers_lock(&ls->drainers);
 	added = channel_add_new(&ls->ch, msg, sizeof(msg));
 	/* cpus[] may have moved even when a new buffer failed to open */
 	if (added)
 		set_sinks(ls);
+	drainers_unlock(&ls->drainers);
 	if (added < 0)
 		feed_status(ls->feed, true, false, "%s", msg);
 	if (added <= 0)
@@ -385,9 +421,10 @@ static void remap(struct live_source *ls)
 }
 
 /* What the reader of cc lost and saw of the producer's drops. */
-static void note_losses(struct live_source *ls, struct channel_cpu *cc)
+static void note_losses(struct live_source *ls, struct channel_cpu *cc,
+			const struct subbuf_reader *r)
 {
-	uint64_t lost = cc->reader.lost;
+	uint64_t lost = r->lost;
 	struct feed_event e = {
 		.kind = FEED_LOST, .cpu = cc->cpu, .lost = lost,
 		.count = lost > cc->lost_seen ? lost - cc->lost_seen : 0,
@@ -397,7 +434,7 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc)
 	marks_of(ls, cc->cpu)->bytes += e.count * SUBBUF_REC_SIZE;
 	feed_event(ls->feed, &e);
 	if (!ls->has_stats_file)
-		event(ls, FEED_DROPPED, cc->cpu, cc->reader.dropped);
+		event(ls, FEED_DROPPED, cc->cpu, r->dropped);
 }
 
 /*
@@ -431,7 +468,7 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 	 * a SIGTERM): what is left is read at the loop's next turn. */
 	f = subbuf_reader_read(&cc->reader, &sink);
 	flags |= f;
-	note_losses(ls, cc);
+	note_losses(ls, cc, &cc->reader);
 	marks_of(ls, cc->cpu)->more = f & SUBBUF_MORE;
 	if (!(f & SUBBUF_MORE)) {
 		struct live_marks *m = marks_of(ls, cc->cpu);
@@ -606,9 +643,161 @@ static void read_buffers(struct live_source *ls, const unsigned int *which,
 			    "%s", strerror(-a.err));
 }
 
+/* ---- a drainer thread per buffer (drainer.h) ---- */
+
+static void drained_chunk(void *ctx, const struct subbuf_chunk *chunk)
+{
+	struct live_source *ls = ctx;
+
+	feed_stage(ls->feed, chunk);
+	settled(ls, chunk, true);
+}
+
+static void drained_restart(void *ctx, unsigned int cpu, uint64_t generation,
+			    uint64_t lost)
+{
+	restarted(ctx, cpu, generation, lost);
+}
+
+static void drained_read(void *ctx, unsigned int cpu,
+			 const struct drain_read *r)
+{
+	struct live_source *ls = ctx;
+	struct channel_cpu *cc = channel_cpu(&ls->ch, cpu);
+	struct live_marks *m = marks_of(ls, cpu);
+	struct feed_event fill = {
+		.kind = FEED_FILL, .cpu = cpu, .fill = r->fill,
+	};
+
+	if (r->gone || !cc) {
+		ls->drainer_gone = true;
+		return;
+	}
+	feed_event(ls->feed, &fill);
+	m->fill = r->fill;
+	if (r->fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
+		ls->stats_due = true;
+	note_losses(ls, cc, &r->reader);
+	if (!(r->flags & SUBBUF_MORE)) {
+		m->prev_read_ns = m->read_ns;
+		m->read_ns = r->start_ns;
+	}
+	if (r->handback_err && !ls->drainer_err)
+		ls->drainer_err = r->handback_err;
+}
+
+/* Replay what the drainers queued, in the order each read it, and commit
+ * it.  Leaves what they met in drainer_gone and drainer_err. */
+static void replay_drained(struct live_source *ls)
+{
+	const struct drain_target t = {
+		.chunk = drained_chunk, .restart = drained_restart,
+		.read_done = drained_read, .ctx = ls,
+	};
+	struct drainers *ds = &ls->drainers;
+
+	drainers_clear_notify(ds);
+	for (unsigned int c = 0; c < ds->max; c++) {
+		if (!ds->d[c])
+			continue;
+		drainer_take(ds->d[c]);
+		drainer_replay(ds->d[c], &t);
+	}
+	/* the copies are what the sinks point to: free only after */
+	feed_commit(ls->feed);
+	for (unsigned int c = 0; c < ds->max; c++)
+		if (ds->d[c])
+			drainer_done(ds->d[c]);
+}
+
+/* What the drainers met, as read_buffers() tells it. */
+static void drainer_news(struct live_source *ls)
+{
+	int err = ls->drainer_err;
+
+	ls->drainer_err = 0;
+	if (ls->drainer_gone) {
+		ls->drainer_gone = false;
+		went_away(ls, "its buffers were removed");
+	} else if (err == -ENODEV || err == -ENOENT) {
+		went_away(ls, "its buffers were removed");
+	} else if (err == -EBADF) {
+		if (!ls->cfg.overwrite)
+			feed_status(ls->feed, true, true, "buffers opened "
+				    "read-only: sub-buffers cannot be handed "
+				    "back (no-overwrite mode will fill up)");
+	} else if (err) {
+		feed_status(ls->feed, true, false, "handing sub-buffers back: "
+			    "%s", strerror(-err));
+	}
+}
+
+/* Every buffer read now (by the main thread, under each drainer's lock),
+ * and all that is queued replayed. */
+static void drain_now(struct live_source *ls)
+{
+	struct drainers *ds = &ls->drainers;
+
+	for (unsigned int c = 0; c < ds->max; c++)
+		if (ds->d[c])
+			drainer_read_now(ds->d[c]);
+	replay_drained(ls);
+	drainer_news(ls);
+}
+
+/* Start a drainer for each buffer that has none (the loop's first turn
+ * on a channel mapped, after --realtime: threads take the policy of the
+ * thread that makes them). */
+static void start_drainers(struct live_source *ls)
+{
+	int err;
+
+	if (!ls->threads || !ls->have_ch)
+		return;
+	for (unsigned int i = 0; i < ls->ch.n; i++) {
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+
+		if (drainers_of(&ls->drainers, cc->cpu))
+			continue;
+		err = drainers_start_one(&ls->drainers, &ls->ch, cc,
+					 ls->give_back);
+		if (err) {
+			feed_status(ls->feed, true, false, "a reader thread "
+				    "for CPU %u: %s (all read by the main "
+				    "loop)", cc->cpu, strerror(-err));
+			ls->drainers_on = ls->drainers.n > 0;
+			stop_drainers(ls);
+			drainers_free(&ls->drainers);
+			ls->threads = false;
+			return;
+		}
+	}
+	ls->drainers_on = ls->drainers.n > 0;
+	if (ls->drainers_on)
+		ls->drain_at = 0;	/* no timer: the drainers are woken */
+}
+
+/* Stop them, and deliver what they read before. */
+static void stop_drainers(struct live_source *ls)
+{
+	if (!ls->drainers_on)
+		return;
+	drainers_stop(&ls->drainers);
+	replay_drained(ls);
+	ls->drainer_gone = false;
+	ls->drainer_err = 0;
+	drainers_free(&ls->drainers);
+	ls->drainers_on = false;
+}
+
 static void drain(void *self)
 {
-	read_buffers(self, NULL, 0, false, false);
+	struct live_source *ls = self;
+
+	if (ls->drainers_on)
+		drain_now(ls);
+	else
+		read_buffers(ls, NULL, 0, false, false);
 }
 
 /*
@@ -628,14 +817,14 @@ static void note_stats_drops(struct live_source *ls,
 	for (int k = 0; k < n; k++) {
 		struct channel_cpu *cc = channel_cpu(&ls->ch, cs[k].cpu);
 
-		restarts[k] = cc ? cc->reader.restarts : UINT64_MAX;
+		restarts[k] = cc ? reader_of(ls, cc)->restarts : UINT64_MAX;
 	}
 	drain(ls);
 	for (int k = 0; k < n && ls->have_ch; k++) {
 		struct channel_cpu *cc = channel_cpu(&ls->ch, cs[k].cpu);
 
-		if (cc && cc->reader.synced &&
-		    cc->reader.restarts == restarts[k])
+		if (cc && reader_of(ls, cc)->synced &&
+		    reader_of(ls, cc)->restarts == restarts[k])
 			event(ls, FEED_SEQ_DROPPED, cs[k].cpu, cs[k].dropped);
 	}
 	free(restarts);
@@ -659,8 +848,8 @@ void live_source_read_drops(struct live_source *ls)
 		if (!cc)
 			continue;
 		marks_of(ls, cs[k].cpu)->stats_dropped = d;
-		if (cc->reader.dropped > d)
-			d = cc->reader.dropped;
+		if (reader_of(ls, cc)->dropped > d)
+			d = reader_of(ls, cc)->dropped;
 		event(ls, FEED_DROPPED, cs[k].cpu, d);
 	}
 	free(cs);
@@ -674,8 +863,8 @@ static void header_drops(struct live_source *ls)
 		struct channel_cpu *cc = &ls->ch.cpus[i];
 		uint64_t d = marks_of(ls, cc->cpu)->stats_dropped;
 
-		if (cc->reader.dropped > d)
-			d = cc->reader.dropped;
+		if (reader_of(ls, cc)->dropped > d)
+			d = reader_of(ls, cc)->dropped;
 		event(ls, FEED_DROPPED, cc->cpu, d);
 	}
 }
@@ -754,9 +943,22 @@ static unsigned int pollfds(void *self, struct pollfd *pfd, unsigned int max)
 	unsigned int max_buf = max < LIVE_MAX_BUFFERS ? max : LIVE_MAX_BUFFERS;
 
 	ls->nctl = ls->nbuf = 0;
+	ls->notify_at = -1;
+	if (ls->threads && ls->have_ch && !ls->drainers_on)
+		start_drainers(ls);
 	if (ls->have_ctl)
 		ls->nctl = control_pollfds(&ls->ctl, pfd, max < CTL_NR ? max :
 					   CTL_NR);
+	if (ls->drainers_on) {
+		/* the drainers poll the buffers; they wake us by this */
+		if (ls->nctl >= max)
+			return ls->nctl;
+		pfd[ls->nctl] = (struct pollfd) {
+			.fd = ls->drainers.notify_fd, .events = POLLIN,
+		};
+		ls->notify_at = (int)ls->nctl;
+		return ls->nctl + 1;
+	}
 	if (ls->have_ch && max_buf > ls->nctl)
 		ls->nbuf = channel_pollfds(&ls->ch, pfd + ls->nctl, ls->map,
 					   max_buf - ls->nctl);
@@ -790,6 +992,17 @@ static void ready(void *self, const struct pollfd *pfd, unsigned int n)
 		return;
 	for (unsigned int i = 0; i < ls->nctl; i++)
 		ctl_woke |= pfd[i].revents != 0;
+	if (ls->notify_at >= 0) {
+		if ((unsigned int)ls->notify_at < n &&
+		    pfd[ls->notify_at].revents && ls->drainers_on) {
+			ls->woken_drains++;
+			replay_drained(ls);
+			drainer_news(ls);
+		}
+		if (ctl_woke)
+			config_changed(ls);
+		return;
+	}
 	for (unsigned int i = 0; i < ls->nbuf; i++) {
 		short r = pfd[ls->nctl + i].revents;
 
@@ -827,7 +1040,7 @@ static uint64_t deadline(const void *self)
 {
 	const struct live_source *ls = self;
 
-	if (!ls->have_ch)
+	if (!ls->have_ch || ls->drainers_on)
 		return 0;
 	/* a buffer with more to read: at once, after the keys */
 	for (unsigned int i = 0; i < ls->ch.n; i++)
@@ -845,6 +1058,12 @@ static uint64_t tick(void *self, double interval)
 		remap(ls);
 	else
 		add_new_buffers(ls);
+	if (ls->drainers_on) {
+		start_drainers(ls);	/* CPUs that came online */
+		/* a buffer that woke its drainer without news is polled
+		 * again from now on */
+		drainers_kick(&ls->drainers);
+	}
 	drain(ls);
 	/* the attributes too, after the buffers: the header is current even
 	 * if a notification is still on its way (sysfs delivers them from a
@@ -906,6 +1125,10 @@ static void finish(void *self)
 	struct control_cpu_stats *cs;
 	int n;
 
+	/* the drainers' reads delivered, and no more of them: the last
+	 * read is the main thread's */
+	stop_drainers(ls);
+	ls->threads = false;
 	drain(ls);
 	if (!ls->have_ch || !ls->has_stats_file || !ls->seq_drops)
 		return;
@@ -927,15 +1150,16 @@ static bool cpu_counts(const void *self, unsigned int i, struct source_cpu *c)
 {
 	const struct live_source *ls = self;
 	const struct channel_cpu *cc;
+	const struct subbuf_reader *r;
 
 	if (!ls->have_ch || i >= ls->ch.n)
 		return false;
 	cc = &ls->ch.cpus[i];
+	r = reader_of(ls, cc);
 	*c = (struct source_cpu) {
-		.cpu = cc->cpu, .generation = cc->reader.cur_gen,
-		.dropped = cc->reader.dropped, .lost = cc->reader.lost,
-		.misplaced = cc->reader.misplaced,
-		.unaccounted = cc->reader.unaccounted,
+		.cpu = cc->cpu, .generation = r->cur_gen,
+		.dropped = r->dropped, .lost = r->lost,
+		.misplaced = r->misplaced, .unaccounted = r->unaccounted,
 	};
 	return true;
 }
@@ -1013,6 +1237,7 @@ int live_source_open(struct live_source *ls, const char *dir,
 void live_source_close(struct live_source *ls)
 {
 	unmap_channel(ls);
+	drainers_free(&ls->drainers);
 	close_control(ls);
 	free(ls->marks);
 	free(ls->dir);

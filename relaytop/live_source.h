@@ -15,6 +15,7 @@
 
 #include "channel.h"
 #include "control.h"
+#include "drainer.h"
 #include "feed.h"
 #include "source.h"
 
@@ -74,6 +75,16 @@ struct live_source {
 				 * drain_at, stops (SIGSTOP) left out: how
 				 * long the reader waited to run */
 	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
+	/* a drainer thread per buffer (drainer.h), when threads is set:
+	 * started by the loop's first turn on a mapped channel, stopped
+	 * when it is unmapped; what they met, for the main thread */
+	bool threads;
+	bool drainers_on;
+	struct drainers drainers;
+	bool drainer_gone;
+	int drainer_err;
+	int notify_at;		/* in the last pollfds(): the drainers' fd,
+				 * or -1 */
 	/* the last pollfds(): control files, then buffers (map: cpus[]) */
 	unsigned int nctl, nbuf;
 	unsigned int map[LIVE_MAX_BUFFERS];

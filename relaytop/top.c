@@ -130,6 +130,8 @@ int top_start(struct top *t, const struct options *opt,
 		fatal("%s", msg);
 	if (out == OUT_NONE)
 		live_source_count_mix(&t->live, false);	/* nothing shows it */
+	/* started by the loop, after --realtime: they take its policy */
+	t->live.threads = opt->threads;
 	t->src = live_source(&t->live);
 	if (check_cpus(t))
 		return -1;

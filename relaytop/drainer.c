@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * drainer.c - a reader thread per CPU buffer, its queue of copies, and
+ * their replay in the main thread (see drainer.h).
+ *
+ * A drainer waits in poll() for its buffer file (POLLIN: a sub-buffer is
+ * complete) and its kick eventfd.  Woken by the buffer, it reads what the
+ * producer committed (subbuf_reader_read(), one lap at most, again at
+ * once while there is more), copying each chunk with its sub-buffer's
+ * header into the queue as the reader stages it and keeping it only if
+ * the reader settles it intact; then it hands the finished sub-buffers
+ * back and queues what the read ended with (struct drain_read).  A read
+ * that brought nothing (a buffer whose POLLIN stays up: overwrite mode,
+ * a read-only file) leaves the buffer unpolled until the next kick, as
+ * the loop does with its idle buffers.  A SIGBUS in the read (the buffers
+ * were removed) or POLLERR ends its reading: it queues that the buffer
+ * went away and waits to be stopped.
+ *
+ * An item is 8-byte aligned and starts with its kind and size.  A chunk
+ * item holds the struct subbuf_chunk, then the header of its sub-buffer,
+ * then the records; its pointers are set again when it is replayed (the
+ * queue moves as it grows).
+ */
+#include "drainer.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "util.h"
+
+enum item_kind { ITEM_CHUNK, ITEM_RESTART, ITEM_READ };
+
+struct item {
+	uint32_t kind;
+	uint32_t size;		/* bytes to the next item */
+};
+
+struct chunk_item {
+	struct item h;
+	struct subbuf_chunk chunk;
+	/* then the header (SUBBUF_HDR_SIZE) and the records */
+};
+
+struct restart_item {
+	struct item h;
+	unsigned int cpu;
+	uint64_t generation;
+	uint64_t lost;		/* the reader's count when it met it */
+};
+
+struct read_item {
+	struct item h;
+	struct drain_read r;
+};
+
+#define ITEM_ALIGN 8
+
+/* Room for size bytes at the end of q: their offset. */
+static size_t q_reserve(struct drain_queue *q, size_t size)
+{
+	size_t off = q->len;
+
+	size = (size + ITEM_ALIGN - 1) & ~(size_t)(ITEM_ALIGN - 1);
+	if (q->len + size > q->cap) {
+		size_t cap = q->cap ? q->cap : 64 * 1024;
+
+		while (cap < q->len + size)
+			cap *= 2;
+		q->buf = realloc(q->buf, cap);
+		if (!q->buf)
+			fatal("out of memory");
+		q->cap = cap;
+	}
+	memset(q->buf + off, 0, sizeof(struct item));
+	((struct item *)(q->buf + off))->size = (uint32_t)size;
+	q->len += size;
+	return off;
+}
+
+/* ---- the reading side (a drainer's lock held) ---- */
+
+/* What a read needs inside the guard. */
+struct read_ctx {
+	struct drainer *d;
+	struct channel_cpu *cc;
+	struct drain_read *out;
+	bool staged;		/* a chunk is staged, not yet settled */
+	size_t staged_at;
+};
+
+static void q_stage(void *ctx, const struct subbuf_chunk *c)
+{
+	struct read_ctx *rc = ctx;
+	struct drain_queue *q = &rc->d->fill;
+	size_t bytes = (size_t)c->nrec * SUBBUF_REC_SIZE;
+	size_t off = q_reserve(q, sizeof(struct chunk_item) +
+			       SUBBUF_HDR_SIZE + bytes);
+	struct chunk_item *it = (void *)(q->buf + off);
+	unsigned char *p = (unsigned char *)(it + 1);
+
+	rc->staged = true;
+	rc->staged_at = off;
+	it->h.kind = ITEM_CHUNK;
+	it->chunk = *c;
+	/* the copies: a SIGBUS in here leaves the chunk staged, and the
+	 * fault path takes it off */
+	memcpy(p, c->hdr, SUBBUF_HDR_SIZE);
+	memcpy(p + SUBBUF_HDR_SIZE, c->recs, bytes);
+}
+
+static void q_settle(void *ctx, const struct subbuf_chunk *c, bool intact)
+{
+	struct read_ctx *rc = ctx;
+
+	(void)c;
+	if (rc->staged && !intact)
+		rc->d->fill.len = rc->staged_at;	/* torn: not kept */
+	rc->staged = false;
+}
+
+static void q_restart(void *ctx, unsigned int cpu, uint64_t generation)
+{
+	struct read_ctx *rc = ctx;
+	struct drain_queue *q = &rc->d->fill;
+	size_t off = q_reserve(q, sizeof(struct restart_item));
+	struct restart_item *it = (void *)(q->buf + off);
+
+	it->h.kind = ITEM_RESTART;
+	it->cpu = cpu;
+	it->generation = generation;
+	it->lost = rc->cc->reader.lost;
+}
+
+static void guarded_read(void *self, void *arg)
+{
+	struct read_ctx *rc = self;
+	struct subbuf_reader *r = &rc->cc->reader;
+	struct subbuf_sink sink = {
+		.stage = q_stage, .settle = q_settle, .restart = q_restart,
+		.ctx = rc,
+	};
+
+	(void)arg;
+	rc->out->fill = (double)subbuf_reader_backlog(r) /
+			(double)subbuf_buffer_size(&r->geom);
+	rc->out->flags = subbuf_reader_read(r, &sink);
+}
+
+static void notify(struct drainers *ds)
+{
+	uint64_t one = 1;
+
+	if (!__atomic_exchange_n(&ds->pending, 1, __ATOMIC_SEQ_CST) &&
+	    write(ds->notify_fd, &one, sizeof(one)) < 0)
+		__atomic_store_n(&ds->pending, 0, __ATOMIC_SEQ_CST);
+}
+
+/* One read of d's buffer into its queue, and the hand-back: its flags. */
+static unsigned int read_locked(struct drainer *d)
+{
+	struct drain_read rd = { .start_ns = mono_ns() };
+	struct read_ctx rc = { .d = d, .out = &rd };
+	struct read_item *it;
+	size_t off;
+
+	rc.cc = channel_cpu(d->set->ch, d->cpu);
+	if (!rc.cc) {
+		rd.gone = true;
+	} else if (!channel_guarded(guarded_read, &rc, NULL)) {
+		if (rc.staged)
+			d->fill.len = rc.staged_at;
+		rd.gone = true;
+	} else {
+		rd.handback_err = subbuf_reader_handback(&rc.cc->reader,
+							 d->set->give_back,
+							 rc.cc);
+	}
+	if (rc.cc)
+		rd.reader = rc.cc->reader;
+	/* reserved first: the queue may move */
+	off = q_reserve(&d->fill, sizeof(*it));
+	it = (void *)(d->fill.buf + off);
+	it->h.kind = ITEM_READ;
+	it->r = rd;
+	return rd.gone ? 0 : rd.flags;
+}
+
+void drainer_read_now(struct drainer *d)
+{
+	pthread_mutex_lock(&d->lock);
+	read_locked(d);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* ---- the thread ---- */
+
+static bool take_kick(int fd)
+{
+	uint64_t v;
+
+	return read(fd, &v, sizeof(v)) == sizeof(v);
+}
+
+static void *drainer_thread(void *arg)
+{
+	struct drainer *d = arg;
+	bool poll_buffer = true, gone = false;
+
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = d->kick_fd, .events = POLLIN },
+			{ .fd = gone ? -1 : d->fd,
+			  .events = poll_buffer ? POLLIN : 0 },
+		};
+		unsigned int flags = 0;
+		bool kicked, stop, read_it;
+
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		kicked = (pfd[0].revents & POLLIN) && take_kick(d->kick_fd);
+		pthread_mutex_lock(&d->lock);
+		/* a full queue: nothing more till the main thread took it */
+		while (!d->stop && d->fill.len >= d->set->queue_max)
+			pthread_cond_wait(&d->room, &d->lock);
+		stop = d->stop;
+		if (!stop && !gone &&
+		    (pfd[1].revents & (POLLERR | POLLHUP | POLLNVAL))) {
+			size_t off = q_reserve(&d->fill,
+					       sizeof(struct read_item));
+			struct read_item *it = (void *)(d->fill.buf + off);
+
+			it->h.kind = ITEM_READ;
+			it->r = (struct drain_read) { .gone = true };
+			gone = true;
+			notify(d->set);
+		}
+		read_it = !stop && !gone &&
+			  (kicked || (pfd[1].revents & POLLIN));
+		if (read_it) {
+			do {
+				flags = read_locked(d);
+			} while ((flags & SUBBUF_MORE) &&
+				 d->fill.len < d->set->queue_max);
+		}
+		pthread_mutex_unlock(&d->lock);
+		if (stop)
+			break;
+		if (read_it) {
+			notify(d->set);
+			/* woke without news: not polled till a kick */
+			poll_buffer = (flags & SUBBUF_PROGRESS) != 0;
+		}
+	}
+	return NULL;
+}
+
+/* ---- the set ---- */
+
+struct drainer *drainers_of(const struct drainers *ds, unsigned int cpu)
+{
+	return cpu < ds->max ? ds->d[cpu] : NULL;
+}
+
+static int start_one(struct drainers *ds, const struct channel_cpu *cc)
+{
+	struct drainer *d = xcalloc(1, sizeof(*d));
+	sigset_t all, old;
+	int err;
+
+	d->set = ds;
+	d->cpu = cc->cpu;
+	d->fd = cc->fd;
+	d->view.reader = cc->reader;	/* before the thread touches it */
+	d->kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (d->kick_fd < 0) {
+		err = -errno;
+		free(d);
+		return err;
+	}
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->room, NULL);
+	/* every signal but SIGBUS (its own faults) stays with the main
+	 * thread: the keys, SIGTERM, SIGWINCH, the status request */
+	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = -pthread_create(&d->thread, NULL, drainer_thread, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pthread_cond_destroy(&d->room);
+		pthread_mutex_destroy(&d->lock);
+		close(d->kick_fd);
+		free(d);
+		return err;
+	}
+	d->running = true;
+	if (cc->cpu >= ds->max) {
+		unsigned int max = cc->cpu + 1;
+
+		ds->d = realloc(ds->d, max * sizeof(*ds->d));
+		if (!ds->d)
+			fatal("out of memory");
+		memset(ds->d + ds->max, 0, (max - ds->max) * sizeof(*ds->d));
+		ds->max = max;
+	}
+	ds->d[cc->cpu] = d;
+	ds->n++;
+	return 0;
+}
+
+int drainers_start_one(struct drainers *ds, struct channel *ch,
+		       const struct channel_cpu *cc,
+		       int (*give_back)(void *cc, uint64_t until))
+{
+	ds->ch = ch;
+	ds->give_back = give_back;
+	if (!ds->queue_max)
+		ds->queue_max = DRAINER_QUEUE_MAX;
+	if (!ds->have_notify) {
+		ds->notify_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (ds->notify_fd < 0)
+			return -errno;
+		ds->have_notify = true;
+	}
+	return start_one(ds, cc);
+}
+
+static void kick(const struct drainer *d)
+{
+	uint64_t one = 1;
+
+	if (write(d->kick_fd, &one, sizeof(one)) < 0) {
+		/* the counter is full: a kick is pending anyway */
+	}
+}
+
+void drainers_kick(struct drainers *ds)
+{
+	for (unsigned int c = 0; c < ds->max; c++)
+		if (ds->d[c])
+			kick(ds->d[c]);
+}
+
+void drainers_stop(struct drainers *ds)
+{
+	for (unsigned int c = 0; c < ds->max; c++) {
+		struct drainer *d = ds->d[c];
+
+		if (!d || !d->running)
+			continue;
+		pthread_mutex_lock(&d->lock);
+		d->stop = true;
+		pthread_cond_broadcast(&d->room);
+		pthread_mutex_unlock(&d->lock);
+		kick(d);
+		pthread_join(d->thread, NULL);
+		d->running = false;
+	}
+}
+
+void drainers_free(struct drainers *ds)
+{
+	drainers_stop(ds);
+	for (unsigned int c = 0; c < ds->max; c++) {
+		struct drainer *d = ds->d[c];
+
+		if (!d)
+			continue;
+		pthread_cond_destroy(&d->room);
+		pthread_mutex_destroy(&d->lock);
+		close(d->kick_fd);
+		free(d->fill.buf);
+		free(d->taken.buf);
+		free(d);
+	}
+	free(ds->d);
+	if (ds->have_notify)
+		close(ds->notify_fd);
+	memset(ds, 0, sizeof(*ds));
+}
+
+void drainers_lock(struct drainers *ds)
+{
+	for (unsigned int c = 0; c < ds->max; c++)
+		if (ds->d[c])
+			pthread_mutex_lock(&ds->d[c]->lock);
+}
+
+void drainers_unlock(struct drainers *ds)
+{
+	for (unsigned int c = ds->max; c-- > 0;)
+		if (ds->d[c])
+			pthread_mutex_unlock(&ds->d[c]->lock);
+}
+
+/* ---- the main thread's side ---- */
+
+void drainers_clear_notify(struct drainers *ds)
+{
+	uint64_t v;
+
+	if (!ds->have_notify)
+		return;
+	/* cleared first: an item queued from here on notifies again */
+	__atomic_store_n(&ds->pending, 0, __ATOMIC_SEQ_CST);
+	if (read(ds->notify_fd, &v, sizeof(v)) < 0) {
+		/* nothing was pending: EAGAIN */
+	}
+}
+
+void drainer_take(struct drainer *d)
+{
+	struct drain_queue q;
+
+	pthread_mutex_lock(&d->lock);
+	q = d->fill;
+	d->fill = d->taken;	/* replayed and done: empty */
+	d->fill.len = 0;
+	d->taken = q;
+	pthread_cond_broadcast(&d->room);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void drainer_replay(struct drainer *d, const struct drain_target *t)
+{
+	size_t off = 0;
+
+	while (off < d->taken.len) {
+		struct item *h = (void *)(d->taken.buf + off);
+
+		if (h->kind == ITEM_CHUNK) {
+			struct chunk_item *it = (void *)h;
+			const unsigned char *p = (const void *)(it + 1);
+
+			it->chunk.hdr = (const void *)p;
+			it->chunk.recs = (const void *)(p + SUBBUF_HDR_SIZE);
+			t->chunk(t->ctx, &it->chunk);
+		} else if (h->kind == ITEM_RESTART) {
+			const struct restart_item *it = (const void *)h;
+
+			t->restart(t->ctx, it->cpu, it->generation, it->lost);
+		} else {
+			const struct read_item *it = (const void *)h;
+
+			if (!it->r.gone)
+				d->view = it->r;
+			t->read_done(t->ctx, d->cpu, &it->r);
+		}
+		off += h->size;
+	}
+}
+
+void drainer_done(struct drainer *d)
+{
+	d->taken.len = 0;
+}

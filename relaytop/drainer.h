@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * drainer.h - a thread per CPU buffer that reads the buffer the moment a
+ * sub-buffer is complete, copies what it read into a queue and hands the
+ * sub-buffers back at once, as trace-cmd record has a reader per CPU.
+ *
+ * The main thread does everything else: it replays each queue (drainer_
+ * take() then drainer_replay()) into the live source's sink, in the order
+ * the reads happened, and frees the copies once the feed committed them.
+ * So the producer gets its sub-buffers back as soon as a drainer ran,
+ * however long the main thread spends merging, counting, recording and
+ * painting, and however late it is scheduled.
+ *
+ * Who touches what:
+ * - the reader of a buffer (struct subbuf_reader in its channel_cpu) and
+ *   the queue being filled: only with the drainer's lock held, by the
+ *   drainer's thread, or by the main thread for a read it wants now
+ *   (drainer_read_now(); the tick's, a reset's);
+ * - the channel's cpus[] array, which moves when a buffer is added: by
+ *   the main thread, with every drainer's lock held (drainers_lock());
+ *   a drainer finds its channel_cpu by CPU number under its lock;
+ * - the queue taken, and the view (the reader's counts as of the last
+ *   read replayed: what the feed has seen): the main thread only.
+ *
+ * A queue is bounded (DRAINER_QUEUE_MAX): a drainer that finds its queue
+ * that full reads nothing more until the main thread took it, so the
+ * producer drops, and counts, what did not fit.
+ */
+#ifndef RELAYTOP_DRAINER_H
+#define RELAYTOP_DRAINER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "channel.h"
+#include "subbuf.h"
+
+/* A drainer stops reading when its queue holds this many bytes. */
+#define DRAINER_QUEUE_MAX	(64u << 20)
+
+/* Copies of what reads produced, in order (items, see drainer.c). */
+struct drain_queue {
+	unsigned char *buf;
+	size_t len, cap;
+	size_t staged;		/* start of a chunk staged, not settled */
+};
+
+/* What one read ended with, replayed after its chunks. */
+struct drain_read {
+	unsigned int flags;	/* SUBBUF_* of subbuf_reader_read() */
+	double fill;		/* the backlog before it, 0..1 */
+	uint64_t start_ns;	/* when it began (CLOCK_MONOTONIC) */
+	int handback_err;	/* of the hand-back after it, or 0 */
+	bool gone;		/* a SIGBUS or POLLERR: the buffer went away */
+	struct subbuf_reader reader;	/* its counts after the read */
+};
+
+/* Where drainer_replay() sends what it replays. */
+struct drain_target {
+	/* a chunk read intact (its records and header are copies) */
+	void (*chunk)(void *ctx, const struct subbuf_chunk *chunk);
+	/* the reader met a reset; lost: its count then */
+	void (*restart)(void *ctx, unsigned int cpu, uint64_t generation,
+			uint64_t lost);
+	/* a read ended (after its chunks) */
+	void (*read_done)(void *ctx, unsigned int cpu,
+			  const struct drain_read *r);
+	void *ctx;
+};
+
+struct drainers;
+
+struct drainer {
+	struct drainers *set;
+	unsigned int cpu;
+	int fd;			/* the buffer file (polled, not owned) */
+	int kick_fd;		/* eventfd: wake up, read once more, or stop */
+	pthread_t thread;
+	bool running;		/* the thread was started */
+	pthread_mutex_t lock;
+	pthread_cond_t room;	/* the queue was taken (or stop) */
+	struct drain_queue fill;	/* under lock */
+	bool stop;			/* under lock */
+	struct drain_queue taken;	/* the main thread's */
+	struct drain_read view;		/* the main thread's: the last read
+					 * replayed */
+};
+
+struct drainers {
+	struct channel *ch;
+	int (*give_back)(void *cc, uint64_t until);
+	bool have_notify;
+	int notify_fd;		/* eventfd: a drainer queued something */
+	int pending;		/* atomic: notify_fd was written, not read */
+	size_t queue_max;	/* DRAINER_QUEUE_MAX unless a test sets it */
+	unsigned int n;
+	struct drainer **d;	/* by CPU number (NULL: none) */
+	unsigned int max;	/* entries in d[] */
+};
+
+/*
+ * Start a drainer for cc, a buffer of ch (whose cpus[] it finds cc in by
+ * its CPU number, under its lock); its reads hand back with give_back
+ * (channel_give_back() but in tests).  Its view starts as cc's reader,
+ * which must be synced.  Returns 0 or -errno.  Signals other than SIGBUS
+ * stay with the calling thread.
+ */
+int drainers_start_one(struct drainers *ds, struct channel *ch,
+		       const struct channel_cpu *cc,
+		       int (*give_back)(void *cc, uint64_t until));
+/* Stop and join every drainer; what they queued stays to be taken. */
+void drainers_stop(struct drainers *ds);
+/* Free everything (after drainers_stop() and the last replay). */
+void drainers_free(struct drainers *ds);
+/* The drainer of cpu, or NULL. */
+struct drainer *drainers_of(const struct drainers *ds, unsigned int cpu);
+
+/* Hold every drainer's lock (for moving ch->cpus[]), and release them. */
+void drainers_lock(struct drainers *ds);
+void drainers_unlock(struct drainers *ds);
+
+/* Wake every drainer to read once more (the tick's: a buffer that woke a
+ * drainer without news is read only then, as the loop's idle ones). */
+void drainers_kick(struct drainers *ds);
+
+/* Read d's buffer now, from the calling (main) thread, into its queue. */
+void drainer_read_now(struct drainer *d);
+
+/*
+ * The main thread's side of a wake-up: read notify_fd (it is
+ * non-blocking), so the next queued item writes it again.  Call before
+ * taking the queues.
+ */
+void drainers_clear_notify(struct drainers *ds);
+
+/* Take what d queued (swap queues); then replay it, commit the feed, and
+ * drainer_done(). */
+void drainer_take(struct drainer *d);
+void drainer_replay(struct drainer *d, const struct drain_target *t);
+/* The copies replayed are no longer pointed to: reuse them. */
+void drainer_done(struct drainer *d);
+
+#endif /* RELAYTOP_DRAINER_H */

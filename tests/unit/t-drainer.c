@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-drainer.c - pins relaytop's reader thread per CPU buffer
+ * (relaytop/drainer.c, as live_source.c runs it) on a fake channel whose
+ * producer runs in the test's thread:
+ * - the producer gets every sub-buffer back while the main loop does not
+ *   run at all (the drainer reads and hands back on its own), and every
+ *   record then reaches the feed once, in order, when the main loop runs;
+ * - a drainer whose queue is full stops reading, so the producer drops,
+ *   and every drop is counted at its place: the recording checks clean
+ *   and its records plus its drops are what the producer made;
+ * - a producer, resets and the main loop's own reads all racing the
+ *   drainers: the recording checks clean (no record twice, none out of
+ *   place, every gap counted), and records + drops == events made;
+ * - buffers removed under a drainer's read (SIGBUS in its thread): the
+ *   channel is announced gone and is picked up again, with new drainers.
+ * The fake relay is not thread-safe: the producer's writes, resets and
+ * the hand-backs (which drainers make) take one lock.  A buffer file on
+ * the host is a regular file, always POLLIN: a drainer reads it, finds
+ * nothing new and waits for a kick, which the test gives where the
+ * kernel's POLLIN would come (a sub-buffer complete).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fake-session.h"
+#include "live_source.h"
+#include "top.h"
+#include "test-lib.h"
+#include "util.h"
+
+static pthread_mutex_t prod_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t handed = PTHREAD_COND_INITIALIZER;
+static uint64_t handbacks;
+
+/* The hand-back, from a drainer's thread (or the main one). */
+static int locked_give_back(void *cc, uint64_t until)
+{
+	int err;
+
+	pthread_mutex_lock(&prod_lock);
+	err = fake_channel_give_back(cc, until);
+	handbacks++;
+	pthread_cond_broadcast(&handed);
+	pthread_mutex_unlock(&prod_lock);
+	return err;
+}
+
+static uint64_t produce(struct fake_relay *f, uint64_t n)
+{
+	uint64_t w;
+
+	pthread_mutex_lock(&prod_lock);
+	w = fake_relay_events(f, n);
+	pthread_mutex_unlock(&prod_lock);
+	return w;
+}
+
+/* Wait (10 s at most: a failure, not a timing) until relay f has every
+ * finished sub-buffer back. */
+static bool all_back(struct fake_relay *f)
+{
+	struct timespec until;
+	bool ok = true;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	pthread_mutex_lock(&prod_lock);
+	while (f->consumed < f->produced && ok)
+		ok = pthread_cond_timedwait(&handed, &prod_lock, &until) == 0 ||
+		     f->consumed >= f->produced;
+	pthread_mutex_unlock(&prod_lock);
+	return ok;
+}
+
+static char record_path[] = "/tmp/t-drainer.XXXXXX";
+
+/* The live mode with a drainer per buffer, 4 x 4096 bytes per CPU;
+ * the drainers are started by the loop's first pollfds(). */
+static bool rig_start(struct fake_session *r, unsigned int ncpus,
+		      const char *record, size_t queue_max)
+{
+	struct pollfd pfd[16];
+
+	memset(r, 0, sizeof(*r));
+	r->opt.record = record;
+	r->opt.threads = true;
+	if (!fake_session_start(r, ncpus, 4096, 4, false, OUT_NONE))
+		return false;
+	r->t.live.give_back = locked_give_back;
+	r->t.live.drainers.queue_max = queue_max;
+	live_source_ops.pollfds(&r->t.live, pfd, 16);
+	return r->t.live.drainers_on;
+}
+
+/* One turn of the loop on the drainers' wake-up (10 s at most). */
+static bool loop_turn(struct fake_session *r)
+{
+	struct pollfd pfd[16];
+	unsigned int n = live_source_ops.pollfds(&r->t.live, pfd, 16);
+
+	if (poll(pfd, n, 10000) <= 0)
+		return false;
+	live_source_ops.ready(&r->t.live, pfd, n);
+	return true;
+}
+
+static void test_handback_without_main_loop(void)
+{
+	struct fake_session r;
+	struct fake_relay *f;
+	uint32_t cap;
+	uint64_t made = 0;
+	bool back = true;
+
+	handbacks = 0;
+	if (!check(rig_start(&r, 1, NULL, 0)))
+		return;
+	f = &r.fc.relay[0];
+	cap = fake_relay_capacity(f);
+	/* 40 sub-buffers: ten laps of the buffer, the main loop idle */
+	for (int i = 0; i < 40 && back; i++) {
+		made += produce(f, cap);
+		drainers_kick(&r.t.live.drainers);
+		back = all_back(f);
+	}
+	check(back);
+	check_uint(f->full, ==, 0);
+	check_uint(made, ==, 40 * (uint64_t)cap);
+	check_uint(f->consumed, >=, 39);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 0);	/* nothing replayed */
+	top_drain(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, made);
+	check_uint(r.t.live.drainers.d[0]->view.reader.unaccounted, ==, 0);
+	check_uint(r.t.live.drainers.d[0]->view.reader.misplaced, ==, 0);
+	fake_session_stop(&r);
+}
+
+/* The recording at path: check_recording()'s verdict, and its records
+ * and drops (DROPPED items) of every CPU. */
+static int scan(const char *path, uint64_t *records, uint64_t *dropped,
+		uint64_t *lost, uint64_t *last_gen)
+{
+	struct record_stream rs;
+	struct record_item it;
+	FILE *devnull = fopen("/dev/null", "w");
+	int verdict = check_recording(path, devnull);
+
+	fclose(devnull);
+	*records = *dropped = *lost = 0;
+	memset(last_gen, 0, FAKE_MAX_CPUS * sizeof(*last_gen));
+	if (record_stream_open(&rs, path))
+		return -1;
+	while (record_stream_next(&rs, &it) > 0) {
+		if (it.kind == ITEM_RECORD)
+			(*records)++;
+		if (it.kind == ITEM_RECORD && it.cpu < FAKE_MAX_CPUS)
+			last_gen[it.cpu]++;
+		else if (it.kind == ITEM_RESTART && it.cpu < FAKE_MAX_CPUS)
+			last_gen[it.cpu] = 0;
+		else if (it.kind == ITEM_DROPPED)
+			*dropped += it.count;
+		else if (it.kind == ITEM_LOST)
+			*lost += it.count;
+	}
+	record_stream_close(&rs);
+	return verdict;
+}
+
+static void test_full_queue_drops_counted(void)
+{
+	struct fake_session r;
+	struct fake_relay *f;
+	uint64_t made = 0, records, dropped, lost, last[FAKE_MAX_CPUS];
+	int fd = mkstemp(record_path);
+
+	close(fd);
+	/* a queue of about one sub-buffer of copies */
+	if (!check(rig_start(&r, 1, record_path, 4096)))
+		return;
+	f = &r.fc.relay[0];
+	/* the main loop idle: after a read or two the drainer's queue is
+	 * full, it reads no more, and the producer must drop */
+	for (int i = 0; i < 12; i++) {
+		made += produce(f, fake_relay_capacity(f));
+		drainers_kick(&r.t.live.drainers);
+		usleep(2000);
+	}
+	check_uint(f->full, >, 0);
+	/* the main loop takes the queue: the drainer reads again */
+	while (f->consumed < f->produced && loop_turn(&r))
+		drainers_kick(&r.t.live.drainers);
+	made += produce(f, 10);
+	fake_channel_sync_files(&r.fc);	/* the stats file: its drops */
+	check_int(top_finish(&r.t), ==, 0);
+	fake_session_stop(&r);
+	check_int(scan(record_path, &records, &dropped, &lost, last), ==, 0);
+	check_uint(made, ==, f->events);
+	check_uint(records, ==, f->events);
+	check_uint(dropped, ==, f->full);
+	check_uint(lost, ==, 0);
+	unlink(record_path);
+}
+
+/* The producer's side of the race: writes of every size, resets. */
+struct race {
+	struct fake_session *r;
+	unsigned int ncpus;
+	uint64_t events, full;	/* of the generations before the last */
+	volatile int done;
+};
+
+static void *race_producer(void *arg)
+{
+	struct race *ra = arg;
+	unsigned int seed = 7;
+
+	for (int i = 0; i < 3000; i++) {
+		unsigned int c = (unsigned int)rand_r(&seed) % ra->ncpus;
+		struct fake_relay *f = &ra->r->fc.relay[c];
+
+		/* never full (drops are the test above's): a buffer half
+		 * unread waits for its drainer */
+		if (f->produced - f->consumed >= 2) {
+			drainers_kick(&ra->r->t.live.drainers);
+			if (!all_back(f))
+				break;
+		}
+		produce(f, 1 + (unsigned int)rand_r(&seed) % 60);
+		if (i % 700 == 699) {
+			pthread_mutex_lock(&prod_lock);
+			for (unsigned int k = 0; k < ra->ncpus; k++) {
+				ra->events += ra->r->fc.relay[k].events;
+				ra->full += ra->r->fc.relay[k].full;
+			}
+			fake_channel_reset(&ra->r->fc);
+			pthread_mutex_unlock(&prod_lock);
+		}
+		if (i % 5 == 0)
+			drainers_kick(&ra->r->t.live.drainers);
+	}
+	__atomic_store_n(&ra->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void test_race_checks_clean(void)
+{
+	struct fake_session r;
+	struct race ra = { .r = &r, .ncpus = 3 };
+	uint64_t records, dropped, lost, events, full, last[FAKE_MAX_CPUS];
+	uint64_t last_events[3];
+	pthread_t prod;
+	int fd = mkstemp(record_path), turns = 0;
+
+	close(fd);
+	if (!check(rig_start(&r, 3, record_path, 0)))
+		return;
+	check_int(pthread_create(&prod, NULL, race_producer, &ra), ==, 0);
+	/* the main loop as it runs: woken by the drainers, its own reads */
+	while (!__atomic_load_n(&ra.done, __ATOMIC_SEQ_CST)) {
+		struct pollfd pfd[16];
+		unsigned int n = live_source_ops.pollfds(&r.t.live, pfd, 16);
+
+		if (poll(pfd, n, 1) > 0)
+			live_source_ops.ready(&r.t.live, pfd, n);
+		if (++turns % 7 == 0)
+			top_drain(&r.t);
+	}
+	pthread_join(prod, NULL);
+	fake_channel_sync_files(&r.fc);
+	check_int(top_finish(&r.t), ==, 0);
+	events = ra.events;
+	full = ra.full;
+	for (unsigned int c = 0; c < 3; c++) {
+		last_events[c] = r.fc.relay[c].events;
+		events += r.fc.relay[c].events;
+		full += r.fc.relay[c].full;
+	}
+	fake_session_stop(&r);
+	/* A reset empties the buffers: what it found unread is gone, at
+	 * the end of its generation, and the check sees that no record is
+	 * missing before a record delivered.  The last generation has no
+	 * reset after it: every record of it is there. */
+	check_int(scan(record_path, &records, &dropped, &lost, last), ==, 0);
+	check_uint(full, ==, 0);
+	check_uint(dropped, ==, 0);
+	check_uint(lost, ==, 0);
+	check_uint(records, <=, events);
+	check_uint(records, >, events / 2);
+	for (unsigned int c = 0; c < 3; c++)
+		check_uint(last[c], ==, last_events[c]);
+	unlink(record_path);
+}
+
+static void test_buffers_removed_under_drainer(void)
+{
+	struct fake_session r;
+	bool gone = false;
+
+	channel_install_sigbus();
+	if (!check(rig_start(&r, 2, NULL, 0)))
+		return;
+	produce(&r.fc.relay[1], 100);
+	top_drain(&r.t);
+	check_uint(r.t.tally.st.cpu[1].events, ==, 100);
+	pthread_mutex_lock(&prod_lock);
+	fake_channel_remove_buffers(&r.fc);
+	pthread_mutex_unlock(&prod_lock);
+	drainers_kick(&r.t.live.drainers);
+	/* the drainers fault, say so, and the main loop hears it */
+	for (int i = 0; i < 20 && !gone; i++) {
+		if (!loop_turn(&r))
+			break;
+		gone = !r.t.live.have_ch;
+	}
+	check(gone);
+	check(!r.t.live.drainers_on);
+	check(strstr(r.t.app.status, "channel went away") != NULL);
+	fake_channel_restore_buffers(&r.fc);
+	top_tick(&r.t);	/* looks for it again */
+	check(r.t.live.have_ch);
+	{
+		struct pollfd pfd[16];
+
+		live_source_ops.pollfds(&r.t.live, pfd, 16);
+	}
+	check(r.t.live.drainers_on);
+	produce(&r.fc.relay[0], 30);
+	top_drain(&r.t);
+	check_uint(r.t.tally.st.cpu[0].events, ==, 30);
+	fake_session_stop(&r);
+}
+
+int main(void)
+{
+	TEST(test_handback_without_main_loop(), "the producer gets its sub-buffers back while the main loop does not run; then every record, once, in order");
+	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
+	TEST(test_race_checks_clean(), "producer, resets, drainers and the main loop's reads racing: the recording checks clean, records + drops == events");
+	TEST(test_buffers_removed_under_drainer(), "buffers removed under a drainer (SIGBUS in its thread): announced gone, picked up again");
+	return test_done();
+}
