@@ -90,6 +90,8 @@ static void text_block(FILE *out, const struct view *v)
 	}
 	if (!v->channel_ok && !v->replay)
 		fprintf(out, " channel-gone");
+	if (v->have_cfg && v->cfg.unnotified)
+		fprintf(out, " attributes-not-notified");
 	if (v->self_known)
 		fprintf(out, " self %" PRIu64 "%s", v->self_events,
 			v->self_hidden ? " hidden" : "");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "events.h"
@@ -25,13 +26,42 @@ static const char *const attr_names[CTL_NR] = {
 	[CTL_EVENTS] = "events",
 };
 
+#define SYSFS_MAGIC	0x62656572	/* linux/magic.h */
+
 const char *control_attr_name(enum control_attr attr)
 {
 	return attr < CTL_NR ? attr_names[attr] : "?";
 }
 
+bool control_fd_notifies(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLRDBAND };
+
+	/* a declared attribute answers POLLRDBAND on every poll(), whether
+	 * or not a change is pending; others never do: this never waits */
+	return fd >= 0 && poll(&pfd, 1, 0) == 1 &&
+	       (pfd.revents & POLLRDBAND);
+}
+
+bool control_notified(const struct control *c)
+{
+	for (int i = 0; i < CTL_NR; i++)
+		if (c->fd[i] >= 0 && c->notifies[i])
+			return true;
+	return false;
+}
+
+/* Open attribute i (if it is there) and ask whether it is notified. */
+static void open_attr(struct control *c, int i)
+{
+	c->fd[i] = openat(c->dirfd, attr_names[i], O_RDONLY | O_CLOEXEC);
+	c->notifies[i] = control_fd_notifies(c->fd[i]);
+}
+
 int control_open(struct control *c, const char *dir)
 {
+	struct statfs sfs;
+
 	memset(c, 0, sizeof(*c));
 	for (int i = 0; i < CTL_NR; i++)
 		c->fd[i] = -1;
@@ -39,8 +69,10 @@ int control_open(struct control *c, const char *dir)
 	if (c->dirfd < 0)
 		return -errno;
 	c->dir = xstrdup(dir);
+	c->on_sysfs = fstatfs(c->dirfd, &sfs) == 0 &&
+		      sfs.f_type == SYSFS_MAGIC;
 	for (int i = 0; i < CTL_NR; i++)
-		c->fd[i] = openat(c->dirfd, attr_names[i], O_RDONLY | O_CLOEXEC);
+		open_attr(c, i);
 	return 0;
 }
 
@@ -113,8 +145,7 @@ int control_read(struct control *c, struct control_state *out,
 		ssize_t n;
 
 		if (c->fd[i] < 0)	/* maybe it exists by now */
-			c->fd[i] = openat(c->dirfd, attr_names[i],
-					  O_RDONLY | O_CLOEXEC);
+			open_attr(c, i);
 		if (c->fd[i] < 0) {
 			if (errno == ENOENT &&
 			    (i == CTL_SUBBUF_SIZE || i == CTL_N_SUBBUFS)) {
@@ -140,6 +171,8 @@ int control_read(struct control *c, struct control_state *out,
 		}
 		st.have[i] = true;
 	}
+	/* say so when the kernel declares none of them: nothing wakes us */
+	st.unnotified = c->on_sysfs && !control_notified(c);
 	*out = st;
 	return 0;
 }
@@ -186,14 +219,16 @@ unsigned int control_pollfds(const struct control *c, struct pollfd *pfd,
 	unsigned int n = 0;
 
 	/* Every change bumps 'generation' and wakes its pollers (the ABI
-	 * says so): one file does, and every poll() costs per file. */
-	if (c->fd[CTL_GENERATION] >= 0 && max) {
+	 * says so): one file does, and every poll() costs per file.  But
+	 * only a file the kernel declares notified is worth waiting on. */
+	if (c->fd[CTL_GENERATION] >= 0 && c->notifies[CTL_GENERATION] &&
+	    max) {
 		pfd[0] = (struct pollfd) { .fd = c->fd[CTL_GENERATION],
 					   .events = POLLPRI };
 		return 1;
 	}
 	for (int i = 0; i < CTL_NR && n < max; i++) {
-		if (c->fd[i] < 0)
+		if (c->fd[i] < 0 || !c->notifies[i])
 			continue;
 		pfd[n].fd = c->fd[i];
 		pfd[n].events = POLLPRI;

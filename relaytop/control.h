@@ -7,6 +7,13 @@
  * producer calls sysfs_notify() on it; the attribute must then be read
  * again from offset 0 to re-arm it.  relaytop keeps the watched
  * attributes open for that and re-reads all of them after any wake.
+ *
+ * Only an attribute whose producer calls sysfs_notify() ever wakes a
+ * poller; the kernel says which do: poll() on a declared attribute
+ * answers POLLRDBAND at once (SYSFS_NOTIFY, "Waiting for changes" in
+ * Documentation/filesystems/sysfs.rst).  relaytop waits only on declared
+ * attributes; when none is, it re-reads 'generation' every tick, as it
+ * does anyway, and the status line says so.
  */
 #ifndef RELAYTOP_CONTROL_H
 #define RELAYTOP_CONTROL_H
@@ -35,12 +42,16 @@ struct control_state {
 	bool overwrite;
 	bool enabled;
 	uint32_t events;	/* SCHED_RELAY_* bits */
+	bool unnotified;	/* sysfs attributes, none declared notified:
+				 * changes are seen at the tick only */
 };
 
 struct control {
 	char *dir;		/* the channel directory */
 	int dirfd;
 	int fd[CTL_NR];		/* open for poll(), or -1 */
+	bool notifies[CTL_NR];	/* fd's attribute is declared notified */
+	bool on_sysfs;		/* dir is in sysfs */
 };
 
 /* One CPU's counters, from the producer's stats/ files. */
@@ -76,8 +87,15 @@ int control_read_generation(struct control *c, uint64_t *gen);
 unsigned int control_diff(const struct control_state *a,
 			  const struct control_state *b);
 
+/* Does poll() on fd say that it is notified (POLLRDBAND, no wait)? */
+bool control_fd_notifies(int fd);
+
+/* Is any open attribute declared notified? */
+bool control_notified(const struct control *c);
+
 /* pollfds (POLLPRI) that wake on any change: 'generation' alone when it
- * is there, else every open attribute; returns how many. */
+ * is declared notified, else every open attribute that is; returns how
+ * many (0 when none is: then only the tick sees changes). */
 unsigned int control_pollfds(const struct control *c, struct pollfd *pfd,
 			     unsigned int max);
 

@@ -299,10 +299,12 @@ static void draw_header(const struct view *v)
 	else
 		events_format(v->cfg.events, " ", events, sizeof(events));
 	fmt_size(buf, sizeof(buf), v->cfg.geom.subbuf_size);
-	paint_put(1, 0, "%u x %s per CPU  %s  %s  events: %s",
+	paint_put(1, 0, "%u x %s per CPU  %s  %s  events: %s%s",
 	    v->cfg.geom.n_subbufs, buf,
 	    v->cfg.overwrite ? "overwrite" : "no-overwrite",
-	    v->cfg.enabled ? "enabled" : "DISABLED", events);
+	    v->cfg.enabled ? "enabled" : "DISABLED", events,
+	    v->cfg.unnotified ? "  (attributes not notified: "
+	    "changes seen each interval)" : "");
 	if (v->record_path) {
 		fmt_count(buf, sizeof(buf), (double)v->record_bytes, true);
 		attron(A_BOLD | paint_pair(PAIR_BAD));

@@ -1133,7 +1133,7 @@ out:
 
 #define SCHED_RELAY_STAT(_name, _counter)				\
 static struct sched_relay_stat_attribute sched_relay_stat_##_name = {	\
-	.attr = __ATTR(_name, 0444, sched_relay_stat_show, NULL),	\
+	.attr = __ATTR_NOTIFY(_name, 0444, sched_relay_stat_show, NULL), \
 	.counter = _counter,						\
 }
 
@@ -1169,14 +1169,26 @@ static void sched_relay_notify_stats(void)
 			     sched_relay_stats_attrs[i]->name);
 }
 
-static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
-static struct kobj_attribute events_attr = __ATTR_RW(events);
-static struct kobj_attribute overwrite_attr = __ATTR_RW(overwrite);
-static struct kobj_attribute subbuf_size_attr = __ATTR_RW(subbuf_size);
-static struct kobj_attribute n_subbufs_attr = __ATTR_RW(n_subbufs);
-static struct kobj_attribute wakeup_subbufs_attr = __ATTR_RW(wakeup_subbufs);
+/*
+ * Every attribute that sched_relay_notify() names is declared notifying
+ * (SYSFS_NOTIFY): poll() answers POLLRDBAND on them, so readers know that
+ * a wait for POLLPRI ends at the next change.  'reset' has no value to
+ * change; it is woken only when it goes away, like every file.
+ */
+#define SCHED_RELAY_ATTR_RW(_name)					\
+	__ATTR_NOTIFY(_name, 0644, _name##_show, _name##_store)
+
+static struct kobj_attribute enabled_attr = SCHED_RELAY_ATTR_RW(enabled);
+static struct kobj_attribute events_attr = SCHED_RELAY_ATTR_RW(events);
+static struct kobj_attribute overwrite_attr = SCHED_RELAY_ATTR_RW(overwrite);
+static struct kobj_attribute subbuf_size_attr =
+	SCHED_RELAY_ATTR_RW(subbuf_size);
+static struct kobj_attribute n_subbufs_attr = SCHED_RELAY_ATTR_RW(n_subbufs);
+static struct kobj_attribute wakeup_subbufs_attr =
+	SCHED_RELAY_ATTR_RW(wakeup_subbufs);
 static struct kobj_attribute reset_attr = __ATTR_WO(reset);
-static struct kobj_attribute generation_attr = __ATTR_RO(generation);
+static struct kobj_attribute generation_attr =
+	__ATTR_NOTIFY(generation, 0444, generation_show, NULL);
 
 static struct attribute *sched_relay_attrs[] = {
 	&enabled_attr.attr,

@@ -1276,6 +1276,74 @@ static ssize_t callbacks_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  atomic_long_read(&relay_test_bad_private));
 }
 
+/*
+ * Two attributes that count the writes to them and notify their pollers
+ * of each: notify_declared says so (SYSFS_NOTIFY), notify_legacy does not,
+ * as every attribute did before the declaration.  The guest test
+ * sysfs_notify_decl pins that poll() tells them apart without waiting and
+ * that both wake a poller as before.  A kernel with
+ * CONFIG_DEBUG_SYSFS_NOTIFY would warn at notify_legacy's sysfs_notify():
+ * there it is woken through sysfs_notify_dirent(), which ends in the same
+ * kernfs_notify() without the check.
+ */
+static atomic_long_t relay_test_notify_count[2];
+
+static ssize_t notify_show(struct kobj_attribute *attr, char *buf, int i)
+{
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read(&relay_test_notify_count[i]));
+}
+
+static void relay_test_notify_legacy(struct kobject *kobj)
+{
+	struct kernfs_node *kn;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SYSFS_NOTIFY)) {
+		sysfs_notify(kobj, NULL, "notify_legacy");
+		return;
+	}
+	kn = sysfs_get_dirent(kobj->sd, "notify_legacy");
+	if (kn) {
+		sysfs_notify_dirent(kn);
+		sysfs_put(kn);
+	}
+}
+
+static ssize_t notify_declared_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return notify_show(attr, buf, 0);
+}
+
+static ssize_t notify_declared_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	atomic_long_inc(&relay_test_notify_count[0]);
+	sysfs_notify(kobj, NULL, "notify_declared");
+	return count;
+}
+
+static ssize_t notify_legacy_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return notify_show(attr, buf, 1);
+}
+
+static ssize_t notify_legacy_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	atomic_long_inc(&relay_test_notify_count[1]);
+	relay_test_notify_legacy(kobj);
+	return count;
+}
+
+static struct kobj_attribute notify_declared_attr =
+	__ATTR_NOTIFY(notify_declared, 0644, notify_declared_show,
+		      notify_declared_store);
+static struct kobj_attribute notify_legacy_attr = __ATTR_RW(notify_legacy);
+
 static struct kobj_attribute geometry_attr = __ATTR_RW(geometry);
 static struct kobj_attribute present_attr = __ATTR_RW(present);
 static struct kobj_attribute flush_attr = __ATTR_WO(flush);
@@ -1333,6 +1401,8 @@ static struct attribute *relay_test_attrs[] = {
 	&dbg_fail_attr.attr,
 	&orphan_attr.attr,
 	&hotplug_race_attr.attr,
+	&notify_declared_attr.attr,
+	&notify_legacy_attr.attr,
 	NULL,
 };
 

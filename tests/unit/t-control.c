@@ -3,7 +3,9 @@
  * t-control.c - pins relaytop/control.c on a fake channel directory: the
  * attributes are read and parsed (geometry, mode, enabled, events,
  * generation), read again from offset 0 after they change, and what
- * changed is reported; a missing geometry attribute, a garbled value or a
+ * changed is reported; only attributes that poll() declares notified
+ * (POLLRDBAND) are waited on, and a sysfs channel that declares none says
+ * so; a missing geometry attribute, a garbled value or a
  * removed directory each give their own error; writes put exactly what
  * the ABI takes into reset, events, overwrite and enabled; the stats file
  * parses, and a malformed one is refused.
@@ -40,7 +42,26 @@ static void test_read(void)
 	check_uint(st.events, ==, SCHED_RELAY_ALL_EVENTS);
 	for (int i = 0; i < CTL_NR; i++)
 		check(st.have[i]);
-	/* 'generation' changes with everything: polling it is enough */
+	/* plain files declare nothing (no POLLRDBAND): none is polled, and
+	 * they are not sysfs, so nothing is said about it either */
+	for (int i = 0; i < CTL_NR; i++)
+		check(!c.notifies[i]);
+	check(!control_fd_notifies(c.fd[CTL_GENERATION]));
+	check(!control_fd_notifies(-1));
+	check(!control_notified(&c));
+	check(!st.unnotified);
+	check_uint(control_pollfds(&c, pfd, CTL_NR), ==, 0);
+	/* as sysfs attributes that declare nothing, the status says so */
+	c.on_sysfs = true;
+	err = control_read(&c, &st, &bad);
+	check_int(err, ==, 0);
+	check(st.unnotified);
+	c.on_sysfs = false;
+	/* as if declared: 'generation' changes with everything, polling it
+	 * is enough */
+	for (int i = 0; i < CTL_NR; i++)
+		c.notifies[i] = true;
+	check(control_notified(&c));
 	check_uint(control_pollfds(&c, pfd, CTL_NR), ==, 1);
 	check_int(pfd[0].fd, ==, c.fd[CTL_GENERATION]);
 	check_int(pfd[0].events, ==, POLLPRI);
@@ -51,8 +72,16 @@ static void test_read(void)
 		c.fd[CTL_GENERATION] = -1;
 		check_uint(control_pollfds(&c, pfd, CTL_NR), ==, CTL_NR - 1);
 		check_int(pfd[0].events, ==, POLLPRI);
+		/* but only those declared */
+		c.notifies[CTL_EVENTS] = false;
+		check_uint(control_pollfds(&c, pfd, CTL_NR), ==, CTL_NR - 2);
+		c.notifies[CTL_EVENTS] = true;
 		c.fd[CTL_GENERATION] = gen_fd;
 	}
+	/* a declared 'generation' that is not there: the others */
+	c.notifies[CTL_GENERATION] = false;
+	check_uint(control_pollfds(&c, pfd, CTL_NR), ==, CTL_NR - 1);
+	c.notifies[CTL_GENERATION] = true;
 
 	/* a change from another process, read again from offset 0 */
 	fc.events = 1u << SCHED_RELAY_SWITCH;
