@@ -6,6 +6,8 @@
  * - the producer gets every sub-buffer back while the main loop does not
  *   run at all (the drainer reads and hands back on its own), and every
  *   record then reaches the feed once, in order, when the main loop runs;
+ * - a tick's read that finds a quiet buffer empty does not stop its
+ *   drainer from polling it (only a POLLIN without news does);
  * - a drainer whose queue is full stops reading, so the producer drops,
  *   and every drop is counted at its place: the recording checks clean
  *   and its records plus its drops are what the producer made;
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,14 +42,23 @@
 static pthread_mutex_t prod_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t handed = PTHREAD_COND_INITIALIZER;
 static uint64_t handbacks;
+/* CPU 0's buffer file's POLLIN, as relay's (when a test sets it up): up
+ * from a sub-buffer's completion until every finished one is back */
+static int pollin_fd = -1;
+static struct fake_relay *pollin_relay;
 
 /* The hand-back, from a drainer's thread (or the main one). */
 static int locked_give_back(void *cc, uint64_t until)
 {
 	int err;
+	uint64_t v;
 
 	pthread_mutex_lock(&prod_lock);
 	err = fake_channel_give_back(cc, until);
+	if (pollin_fd >= 0 && pollin_relay->consumed == pollin_relay->produced &&
+	    read(pollin_fd, &v, sizeof(v)) < 0) {
+		/* was not up */
+	}
 	handbacks++;
 	pthread_cond_broadcast(&handed);
 	pthread_mutex_unlock(&prod_lock);
@@ -172,6 +184,49 @@ static int scan(const char *path, uint64_t *records, uint64_t *dropped,
 	}
 	record_stream_close(&rs);
 	return verdict;
+}
+
+/*
+ * A tick's read of a quiet buffer finds nothing: the drainer must go on
+ * polling the buffer, and read it at its next POLLIN.  Before, it took
+ * any read without news for a POLLIN stuck up and left the buffer to the
+ * next tick (a second later): under a paced load the producer dropped.
+ */
+static void test_quiet_buffer_stays_polled(void)
+{
+	struct fake_session r;
+	struct fake_relay *f;
+	struct pollfd pfd[16];
+	uint64_t one = 1;
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	handbacks = 0;
+	memset(&r, 0, sizeof(r));
+	r.opt.threads = true;
+	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_NONE)))
+		return;
+	r.t.live.give_back = locked_give_back;
+	f = &r.fc.relay[0];
+	/* the buffer file polled is the eventfd (the mapping stays) */
+	check_int(dup2(efd, r.t.live.ch.cpus[0].fd), ==, r.t.live.ch.cpus[0].fd);
+	pollin_relay = f;
+	pollin_fd = r.t.live.ch.cpus[0].fd;
+	live_source_ops.pollfds(&r.t.live, pfd, 16);
+	check(r.t.live.drainers_on);
+	/* the tick: a read of a quiet buffer */
+	drainers_kick(&r.t.live.drainers);
+	check(loop_turn(&r));
+	/* a sub-buffer completes: relay wakes the buffer's pollers */
+	for (int i = 0; i < 3; i++) {
+		produce(f, fake_relay_capacity(f) + 1);
+		check_int(write(efd, &one, sizeof(one)), ==, 8);
+		check(all_back(f));
+	}
+	check_uint(f->consumed, ==, 3);
+	check_uint(f->full, ==, 0);
+	pollin_fd = -1;
+	fake_session_stop(&r);
+	close(efd);
 }
 
 static void test_full_queue_drops_counted(void)
@@ -341,6 +396,7 @@ static void test_buffers_removed_under_drainer(void)
 int main(void)
 {
 	TEST(test_handback_without_main_loop(), "the producer gets its sub-buffers back while the main loop does not run; then every record, once, in order");
+	TEST(test_quiet_buffer_stays_polled(), "a tick's read of a quiet buffer: the drainer polls it on and reads it at its next POLLIN");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
 	TEST(test_race_checks_clean(), "producer, resets, drainers and the main loop's reads racing: the recording checks clean, records + drops == events");
 	TEST(test_buffers_removed_under_drainer(), "buffers removed under a drainer (SIGBUS in its thread): announced gone, picked up again");
