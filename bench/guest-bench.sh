@@ -25,7 +25,9 @@
 #     and paced): sched_relay with relaytop --record against ftrace with the
 #     same buffer memory per CPU and a trace_pipe_raw reader per CPU; events
 #     captured and lost, each reader's CPU time; and flat out, relaytop
-#     with --realtime 10 (SCHED_FIFO).
+#     with --realtime 10 (SCHED_FIFO), with --threads, and with both.
+# Sections 2 and 3 also run relaytop --threads (a reader thread per CPU
+# buffer), as sched_relay_mt and relaytop_mt.
 # Exit status: 0, or 1 when a step failed (said on a "# FAILED" line).
 set -u
 
@@ -44,7 +46,8 @@ BUF_KB=512			# sched_relay's default: 8 x 64 KiB per CPU
 SMALL_GEOMS=${BENCH_SMALL_GEOMS:-4096x4 16384x4}	# sub-buffer bytes x count
 SMALL_RATES=${BENCH_SMALL_RATES:-0 5000}	# switches/s per CPU, 0: flat out
 SMALL_SECS=${BENCH_SMALL_SECS:-5}
-RT_ARGS=			# relaytop's extra options (section 4: --realtime)
+RT_ARGS=			# relaytop's extra options (--realtime, --threads)
+VARIANT=			# and the suffix of its rows' names then (_rt, _mt)
 
 D=/sys/kernel/sched_relay
 T=/sys/kernel/tracing
@@ -107,12 +110,13 @@ ftrace_counts() {
 		END { printf "read=%d overrun=%d dropped=%d left=%d\n", rd, over, drop, left }'
 }
 
-# self_noise PID...: the context switches of the readers PID (voluntary:
-# each also a wake-up) as "self_vol=V self_invol=I": a reader's switches
-# and wake-ups are events in what is traced, 3 V + 2 I of them (a switch
-# out and one back in each, a wake-up each voluntary one).
+# self_noise PID...: the context switches of the readers PID, all their
+# threads (voluntary: each also a wake-up) as "self_vol=V self_invol=I": a
+# reader's switches and wake-ups are events in what is traced, 3 V + 2 I
+# of them (a switch out and one back in each, a wake-up each voluntary
+# one).  /proc/PID/status counts the main thread's alone.
 self_noise() {
-	for p in "$@"; do cat /proc/$p/status 2>/dev/null; done | awk '
+	for p in "$@"; do cat /proc/$p/task/*/status 2>/dev/null; done | awk '
 		/^voluntary_ctxt_switches:/ { v += $2 }
 		/^nonvoluntary_ctxt_switches:/ { n += $2 }
 		END { printf "self_vol=%d self_invol=%d\n", v, n }'
@@ -222,7 +226,7 @@ storm_relay() {
 	recorded "switch wakeup" -t $STORM_SECS
 	REC_FILE=
 	set -- "$1" $rec $identity
-	emit "storm mode=sched_relay round=$1 $lg captured=$2 dropped=$3 lost=$4" \
+	emit "storm mode=sched_relay$VARIANT round=$1 $lg captured=$2 dropped=$3 lost=$4" \
 		"produced=$produced kernel_dropped=$kdropped wakeups=$wakeups" \
 		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise $drains"
 }
@@ -282,6 +286,10 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
 	storm_off $r
 	storm_relay $r
+	# with a reader thread per CPU buffer
+	RT_ARGS=--threads VARIANT=_mt
+	storm_relay $r
+	RT_ARGS= VARIANT=
 	storm_ftrace $r
 	[ $mmap_ok = yes ] && storm_ftrace_mmap $r
 	r=$((r + 1))
@@ -296,6 +304,8 @@ reader() {
 	case $1 in
 	relaytop) cputime relaytop --record /dev/null --no-ui -t $((READER_SECS + 2)) \
 			> /tmp/reader.out 2> /tmp/reader.err & ;;
+	relaytop_mt) cputime relaytop --record /dev/null --no-ui --threads \
+			-t $((READER_SECS + 2)) > /tmp/reader.out 2> /tmp/reader.err & ;;
 	read) cputime read_reader $((READER_SECS + 2)) \
 			$(for c in $cpus; do echo $D/buffers/cpu$c; done) \
 			> /dev/null 2> /tmp/reader.err & ;;
@@ -333,6 +343,7 @@ reader_ftrace_mmap() {
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	reader relaytop $r
+	reader relaytop_mt $r
 	reader read $r
 	[ $mmap_ok = yes ] && reader ftrace_mmap $r
 	r=$((r + 1))
@@ -359,15 +370,16 @@ done
 small_load() {
 	if [ "$1" = 0 ]; then loadgen -q -t $SMALL_SECS; else loadgen -q -r "$1" -t $SMALL_SECS; fi
 }
-# (small_relay with RT_ARGS="--realtime 10": relaytop at SCHED_FIFO, as
-# reader relaytop_rt)
+# (small_relay with RT_ARGS="--realtime 10" VARIANT=_rt: relaytop at
+# SCHED_FIFO, as reader relaytop_rt; --threads: relaytop_mt; both:
+# relaytop_rtmt)
 small_relay() {
 	SUBBUF=${1%x*} NSUB=${1#*x} OVW=$2 REC_FILE=/tmp/small.bin
 	if [ "$3" = 0 ]; then recorded "switch wakeup" -t $SMALL_SECS
 	else recorded "switch wakeup" -r "$3" -t $SMALL_SECS; fi
 	SUBBUF= NSUB= OVW= REC_FILE=
 	set -- "$1" "$2" "$3" $rec $identity
-	emit "small geom=$1 overwrite=$2 rate=$3 reader=relaytop${RT_ARGS:+_rt} $lg captured=$4" \
+	emit "small geom=$1 overwrite=$2 rate=$3 reader=relaytop$VARIANT $lg captured=$4" \
 		"lost=$(($5 + $6)) produced=$produced kernel_dropped=$kdropped" \
 		"cpu_ms=$rt_cpu_ms duplicated=$7 out_of_place=$8 id_unaccounted=$9"
 }
@@ -388,9 +400,13 @@ for geom in $SMALL_GEOMS; do
 			small_relay $geom $ovw $rate
 			small_ftrace $geom $ovw $rate
 		done
-		RT_ARGS="--realtime 10"
+		RT_ARGS="--realtime 10" VARIANT=_rt
 		small_relay $geom $ovw 0
-		RT_ARGS=
+		RT_ARGS=--threads VARIANT=_mt
+		small_relay $geom $ovw 0
+		RT_ARGS="--realtime 10 --threads" VARIANT=_rtmt
+		small_relay $geom $ovw 0
+		RT_ARGS= VARIANT=
 	done
 done
 echo 0 > $T/tracing_on

@@ -54,8 +54,8 @@ static const char *const usage[] = {
 	"      --realtime PRIO   run at SCHED_FIFO priority PRIO (1-99), as",
 	"                        perf record -r: no waiting for a turn on a",
 	"                        busy CPU; COMMAND runs at normal priority",
-	"      --one-thread      read every CPU's buffer from the main loop,",
-	"                        not from a reader thread per CPU",
+	"      --threads         a reader thread per CPU buffer, which hands",
+	"                        sub-buffers back at once (small buffers)",
 	"      --dump FILE       print a recording, one event a line",
 	"      --check FILE      check a recording's event numbers: per CPU, none",
 	"                        twice, none out of place, every gap counted,",
@@ -120,7 +120,7 @@ enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
 	OPT_EXPORT_PERFETTO, OPT_CHECK, OPT_REPORT, OPT_TASKS, OPT_LATENCY,
 	OPT_COMM, OPT_NO_COLOR, OPT_HIDE_SELF, OPT_EXPORT_TRACECMD, OPT_TID,
-	OPT_READ_ONLY, OPT_SPEED, OPT_FORMAT, OPT_REALTIME, OPT_ONE_THREAD,
+	OPT_READ_ONLY, OPT_SPEED, OPT_FORMAT, OPT_REALTIME, OPT_THREADS,
 };
 
 static const struct option long_options[] = {
@@ -136,7 +136,7 @@ static const struct option long_options[] = {
 	{ "hide-self", no_argument, NULL, OPT_HIDE_SELF },
 	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 	{ "realtime", required_argument, NULL, OPT_REALTIME },
-	{ "one-thread", no_argument, NULL, OPT_ONE_THREAD },
+	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "check", required_argument, NULL, OPT_CHECK },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -195,7 +195,7 @@ static const struct {
 	{ OPT_HIDE_SELF, "--hide-self", M_LIVE | M_RECORD },
 	{ OPT_READ_ONLY, "--read-only", M_LIVE | M_RECORD },
 	{ OPT_REALTIME, "--realtime", M_LIVE | M_RECORD },
-	{ OPT_ONE_THREAD, "--one-thread", M_LIVE | M_RECORD },
+	{ OPT_THREADS, "--threads", M_LIVE | M_RECORD },
 	{ OPT_SPEED, "--speed", M_REPLAY },
 	{ OPT_TASKS, "--tasks", M_VIEWS },
 	{ OPT_LATENCY, "--latency", M_VIEWS },
@@ -393,8 +393,8 @@ static int take(int c, int argc, char *const argv[], struct options *o,
 	case OPT_READ_ONLY:
 		o->read_only = true;
 		return 0;
-	case OPT_ONE_THREAD:
-		o->threads = false;
+	case OPT_THREADS:
+		o->threads = true;
 		return 0;
 	case OPT_REALTIME:
 		if (parse_uint(optarg, REALTIME_MAX_PRIO, &o->realtime) ||
@@ -557,7 +557,6 @@ int cli_parse(int argc, char *const argv[], struct options *o, char *err,
 	o->no_color = getenv("NO_COLOR") && getenv("NO_COLOR")[0];
 	o->interval = 1.0;
 	o->speed = 1.0;
-	o->threads = true;
 	err[0] = '\0';
 	argc = split_command(argc, argv, o, err, errlen);
 	if (argc < 0)

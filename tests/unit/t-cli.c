@@ -16,8 +16,8 @@
  * refused, naming the modes it applies to; --comm takes a list of names
  * of at most 15 bytes (what the kernel keeps); --tid, --sort, --speed,
  * --format, --read-only, --latency=runq, --realtime (1 to 99, live
- * and --record only), --one-thread (a reader thread per CPU otherwise;
- * live and --record only); a command after -- (with
+ * and --record only), --threads (a reader thread per CPU; live and
+ * --record only); a command after -- (with
  * --record or -b; -F follows it); the usage text mentions every option; --version states the version scheme in the
  * words of the man page and docs/record-format.md (each holds the line).
  */
@@ -296,12 +296,12 @@ static void test_new_options(void)
 	expect_error("--realtime", "x", NULL, "'x' is not a priority");
 	expect_error("--dump=f", "--realtime", "5",
 		     "--realtime does not apply to --dump");
-	/* a reader thread per CPU unless --one-thread (live, --record) */
-	check(o.threads);
-	rc = parse(&o, err, "--record", "f", "--one-thread", NULL);
-	check(rc == 0 && !o.threads);
-	expect_error("--replay=f", "--one-thread", NULL,
-		     "--one-thread does not apply to --replay");
+	/* one reader unless --threads (live, --record) */
+	check(!o.threads);
+	rc = parse(&o, err, "--record", "f", "--threads", NULL);
+	check(rc == 0 && o.threads);
+	expect_error("--replay=f", "--threads", NULL,
+		     "--threads does not apply to --replay");
 	rc = parse(&o, err, "--latency=runq", NULL, NULL, NULL);
 	check(rc == 0 && o.latency && o.latency_runq);
 	expect_error("--latency=both", NULL, NULL, "say wakeup or runq");
