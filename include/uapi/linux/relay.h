@@ -33,7 +33,12 @@
  * mode the writer starts sub-buffer s + n_subbufs in the place of s: a
  * reader that loads @produced again (after an acquire fence) and finds it
  * beyond s + n_subbufs, or at s + n_subbufs with @stopped 0, may have
- * read s torn.
+ * read s torn.  But @produced moves before the client's subbuf_start()
+ * decides whether the switch happens, and @stopped tells a refusal only
+ * after it: for that moment a full buffer in no-overwrite mode looks the
+ * same.  A reader that must tell them apart looks at what the client
+ * wrote in s (a header the writer changes before anything else in its
+ * place), or looks again after the next wake-up.
  *
  * On a 32-bit kernel the counts wrap at 2^32 (the upper halves stay 0).
  */
@@ -59,7 +64,9 @@
  *		mode with the buffer full, or the client's subbuf_start()
  *		said no): sub-buffer @produced is not started, records are
  *		dropped, and every sub-buffer below @produced is intact even
- *		where @produced - s == n_subbufs; 0 while it fills @produced
+ *		where @produced - s == n_subbufs; 0 while it fills @produced,
+ *		and from the moment @produced moves until the switch is
+ *		decided
  * @reserved32:	zero
  * @reserved:	zero
  * @ends:	bytes of data in each finished sub-buffer, at its index:
