@@ -25,7 +25,8 @@
 #     and paced): sched_relay with relaytop --record against ftrace with the
 #     same buffer memory per CPU and a trace_pipe_raw reader per CPU; events
 #     captured and lost, each reader's CPU time; and flat out, relaytop
-#     with --realtime 10 (SCHED_FIFO), with --threads, and with both.
+#     with --realtime 10 (SCHED_FIFO), and with --one-thread (relaytop's
+#     default for buffers this small is a reader thread per CPU).
 # Sections 2 and 3 also run relaytop --threads (a reader thread per CPU
 # buffer), as sched_relay_mt and relaytop_mt.
 # Exit status: 0, or 1 when a step failed (said on a "# FAILED" line).
@@ -370,9 +371,10 @@ done
 small_load() {
 	if [ "$1" = 0 ]; then loadgen -q -t $SMALL_SECS; else loadgen -q -r "$1" -t $SMALL_SECS; fi
 }
-# (small_relay with RT_ARGS="--realtime 10" VARIANT=_rt: relaytop at
-# SCHED_FIFO, as reader relaytop_rt; --threads: relaytop_mt; both:
-# relaytop_rtmt)
+# (relaytop's default here: a reader thread per CPU, for buffers this
+# small; small_relay with RT_ARGS="--realtime 10" VARIANT=_rt: at
+# SCHED_FIFO, as reader relaytop_rt; --one-thread: one reader for every
+# CPU, as relaytop_1t)
 small_relay() {
 	SUBBUF=${1%x*} NSUB=${1#*x} OVW=$2 REC_FILE=/tmp/small.bin
 	if [ "$3" = 0 ]; then recorded "switch wakeup" -t $SMALL_SECS
@@ -402,9 +404,7 @@ for geom in $SMALL_GEOMS; do
 		done
 		RT_ARGS="--realtime 10" VARIANT=_rt
 		small_relay $geom $ovw 0
-		RT_ARGS=--threads VARIANT=_mt
-		small_relay $geom $ovw 0
-		RT_ARGS="--realtime 10 --threads" VARIANT=_rtmt
+		RT_ARGS=--one-thread VARIANT=_1t
 		small_relay $geom $ovw 0
 		RT_ARGS= VARIANT=
 	done

@@ -55,7 +55,10 @@ static const char *const usage[] = {
 	"                        perf record -r: no waiting for a turn on a",
 	"                        busy CPU; COMMAND runs at normal priority",
 	"      --threads         a reader thread per CPU buffer, which hands",
-	"                        sub-buffers back at once (small buffers)",
+	"                        sub-buffers back at once (the default for",
+	"                        buffers of 64 KiB a CPU or less)",
+	"      --one-thread      one reader for every CPU's buffer, whatever",
+	"                        their size",
 	"      --dump FILE       print a recording, one event a line",
 	"      --check FILE      check a recording's event numbers: per CPU, none",
 	"                        twice, none out of place, every gap counted,",
@@ -120,7 +123,7 @@ enum {
 	OPT_RECORD = 256, OPT_DUMP, OPT_REPLAY, OPT_NO_UI, OPT_EXPORT_CTF,
 	OPT_EXPORT_PERFETTO, OPT_CHECK, OPT_REPORT, OPT_TASKS, OPT_LATENCY,
 	OPT_COMM, OPT_NO_COLOR, OPT_HIDE_SELF, OPT_EXPORT_TRACECMD, OPT_TID,
-	OPT_READ_ONLY, OPT_SPEED, OPT_FORMAT, OPT_REALTIME, OPT_THREADS,
+	OPT_READ_ONLY, OPT_SPEED, OPT_FORMAT, OPT_REALTIME, OPT_THREADS, OPT_ONE_THREAD,
 };
 
 static const struct option long_options[] = {
@@ -137,6 +140,7 @@ static const struct option long_options[] = {
 	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 	{ "realtime", required_argument, NULL, OPT_REALTIME },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "one-thread", no_argument, NULL, OPT_ONE_THREAD },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "check", required_argument, NULL, OPT_CHECK },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -196,6 +200,7 @@ static const struct {
 	{ OPT_READ_ONLY, "--read-only", M_LIVE | M_RECORD },
 	{ OPT_REALTIME, "--realtime", M_LIVE | M_RECORD },
 	{ OPT_THREADS, "--threads", M_LIVE | M_RECORD },
+	{ OPT_ONE_THREAD, "--one-thread", M_LIVE | M_RECORD },
 	{ OPT_SPEED, "--speed", M_REPLAY },
 	{ OPT_TASKS, "--tasks", M_VIEWS },
 	{ OPT_LATENCY, "--latency", M_VIEWS },
@@ -394,7 +399,13 @@ static int take(int c, int argc, char *const argv[], struct options *o,
 		o->read_only = true;
 		return 0;
 	case OPT_THREADS:
-		o->threads = true;
+	case OPT_ONE_THREAD:
+		if (o->threads) {
+			snprintf(err, errlen, "--threads and --one-thread: "
+				 "say one of them");
+			return -1;
+		}
+		o->threads = c == OPT_THREADS ? 1 : -1;
 		return 0;
 	case OPT_REALTIME:
 		if (parse_uint(optarg, REALTIME_MAX_PRIO, &o->realtime) ||

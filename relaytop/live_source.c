@@ -752,7 +752,12 @@ static void start_drainers(struct live_source *ls)
 {
 	int err;
 
-	if (!ls->threads || !ls->have_ch)
+	/* auto: small buffers of the kernel's (a plain file's POLLIN does
+	 * not say that a sub-buffer is complete) */
+	if (!ls->have_ch || ls->threads == LIVE_THREADS_OFF ||
+	    (ls->threads == LIVE_THREADS_AUTO &&
+	     (ls->ch.read_only ||
+	      subbuf_buffer_size(&ls->ch.geom) > LIVE_THREADS_UP_TO)))
 		return;
 	__atomic_store_n(&ls->drainers.interval_ns, ls->interval_ns,
 			 __ATOMIC_RELAXED);
@@ -770,7 +775,7 @@ static void start_drainers(struct live_source *ls)
 			ls->drainers_on = ls->drainers.n > 0;
 			stop_drainers(ls);
 			drainers_free(&ls->drainers);
-			ls->threads = false;
+			ls->threads = LIVE_THREADS_OFF;
 			return;
 		}
 	}
@@ -946,7 +951,7 @@ static unsigned int pollfds(void *self, struct pollfd *pfd, unsigned int max)
 
 	ls->nctl = ls->nbuf = 0;
 	ls->notify_at = -1;
-	if (ls->threads && ls->have_ch && !ls->drainers_on)
+	if (ls->have_ch && !ls->drainers_on)
 		start_drainers(ls);
 	if (ls->have_ctl)
 		ls->nctl = control_pollfds(&ls->ctl, pfd, max < CTL_NR ? max :
@@ -1132,7 +1137,7 @@ static void finish(void *self)
 	/* the drainers' reads delivered, and no more of them: the last
 	 * read is the main thread's */
 	stop_drainers(ls);
-	ls->threads = false;
+	ls->threads = LIVE_THREADS_OFF;
 	drain(ls);
 	if (!ls->have_ch || !ls->has_stats_file || !ls->seq_drops)
 		return;

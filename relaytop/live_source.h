@@ -34,6 +34,15 @@
 #define LIVE_MIN_DRAIN_NS	1000000ull
 #define LIVE_BUSY_RUNS		2
 
+/*
+ * Reader threads: always, never, or (auto, the default) for buffers of at
+ * most LIVE_THREADS_UP_TO bytes per CPU, which fill faster than one reader
+ * of every CPU comes back to them under load (docs/benchmarks.md, "4.
+ * Small buffers"); bigger ones cost less with one reader.
+ */
+enum live_threads { LIVE_THREADS_AUTO, LIVE_THREADS_ON, LIVE_THREADS_OFF };
+#define LIVE_THREADS_UP_TO	(64u << 10)
+
 struct live_buffer;
 struct live_marks;
 
@@ -75,10 +84,10 @@ struct live_source {
 				 * drain_at, stops (SIGSTOP) left out: how
 				 * long the reader waited to run */
 	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
-	/* a drainer thread per buffer (drainer.h), when threads is set:
+	/* a drainer thread per buffer (drainer.h), as threads says:
 	 * started by the loop's first turn on a mapped channel, stopped
 	 * when it is unmapped; what they met, for the main thread */
-	bool threads;
+	enum live_threads threads;
 	bool drainers_on;
 	struct drainers drainers;
 	bool drainer_gone;

@@ -45,8 +45,9 @@ struct options {
 	int cpu_sort;		/* its enum stats_sort */
 	bool read_only;		/* --read-only: r, e and o are refused */
 	unsigned int realtime;	/* --realtime PRIO: SCHED_FIFO, 0: no */
-	bool threads;		/* --threads: a reader thread per CPU
-				 * buffer (live and record) */
+	int threads;		/* reader threads per CPU buffer: 0 for
+				 * small buffers, 1 --threads (always), -1
+				 * --one-thread (never); live and record */
 	double speed;		/* --speed: a replay's pace (default 1) */
 	enum output_format format;	/* --format */
 	bool follow;		/* -F: count only the command's tree */

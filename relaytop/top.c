@@ -131,7 +131,9 @@ int top_start(struct top *t, const struct options *opt,
 	if (out == OUT_NONE)
 		live_source_count_mix(&t->live, false);	/* nothing shows it */
 	/* started by the loop, after --realtime: they take its policy */
-	t->live.threads = opt->threads;
+	t->live.threads = opt->threads > 0 ? LIVE_THREADS_ON :
+			  opt->threads < 0 ? LIVE_THREADS_OFF :
+			  LIVE_THREADS_AUTO;
 	t->src = live_source(&t->live);
 	if (check_cpus(t))
 		return -1;

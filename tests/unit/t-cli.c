@@ -16,8 +16,8 @@
  * refused, naming the modes it applies to; --comm takes a list of names
  * of at most 15 bytes (what the kernel keeps); --tid, --sort, --speed,
  * --format, --read-only, --latency=runq, --realtime (1 to 99, live
- * and --record only), --threads (a reader thread per CPU; live and
- * --record only); a command after -- (with
+ * and --record only), --threads and --one-thread (reader threads always
+ * or never, not both; live and --record only); a command after -- (with
  * --record or -b; -F follows it); the usage text mentions every option; --version states the version scheme in the
  * words of the man page and docs/record-format.md (each holds the line).
  */
@@ -296,12 +296,19 @@ static void test_new_options(void)
 	expect_error("--realtime", "x", NULL, "'x' is not a priority");
 	expect_error("--dump=f", "--realtime", "5",
 		     "--realtime does not apply to --dump");
-	/* one reader unless --threads (live, --record) */
-	check(!o.threads);
+	/* reader threads for small buffers unless --threads (always) or
+	 * --one-thread (never); live and --record */
+	check_int(o.threads, ==, 0);
 	rc = parse(&o, err, "--record", "f", "--threads", NULL);
-	check(rc == 0 && o.threads);
+	check(rc == 0 && o.threads == 1);
+	rc = parse(&o, err, "--record", "f", "--one-thread", NULL);
+	check(rc == 0 && o.threads == -1);
+	expect_error("--threads", "--one-thread", NULL,
+		     "--threads and --one-thread: say one of them");
 	expect_error("--replay=f", "--threads", NULL,
 		     "--threads does not apply to --replay");
+	expect_error("--dump=f", "--one-thread", NULL,
+		     "--one-thread does not apply to --dump");
 	rc = parse(&o, err, "--latency=runq", NULL, NULL, NULL);
 	check(rc == 0 && o.latency && o.latency_runq);
 	expect_error("--latency=both", NULL, NULL, "say wakeup or runq");

@@ -8,6 +8,8 @@
  *   record then reaches the feed once, in order, when the main loop runs;
  * - a tick's read that finds a quiet buffer empty does not stop its
  *   drainer from polling it (only a POLLIN without news does);
+ * - without --threads or --one-thread, buffers of 64 KiB a CPU or less
+ *   get drainers, bigger ones (and plain files) one reader;
  * - a drainer whose queue is full stops reading, so the producer drops,
  *   and every drop is counted at its place: the recording checks clean
  *   and its records plus its drops are what the producer made;
@@ -103,7 +105,7 @@ static bool rig_start(struct fake_session *r, unsigned int ncpus,
 
 	memset(r, 0, sizeof(*r));
 	r->opt.record = record;
-	r->opt.threads = true;
+	r->opt.threads = 1;
 	if (!fake_session_start(r, ncpus, 4096, 4, false, OUT_NONE))
 		return false;
 	r->t.live.give_back = locked_give_back;
@@ -202,7 +204,7 @@ static void test_quiet_buffer_stays_polled(void)
 
 	handbacks = 0;
 	memset(&r, 0, sizeof(r));
-	r.opt.threads = true;
+	r.opt.threads = 1;
 	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_NONE)))
 		return;
 	r.t.live.give_back = locked_give_back;
@@ -227,6 +229,38 @@ static void test_quiet_buffer_stays_polled(void)
 	pollin_fd = -1;
 	fake_session_stop(&r);
 	close(efd);
+}
+
+/*
+ * Without --threads or --one-thread: drainers for small buffers of the
+ * kernel's (a fake channel's plain files stand in for them here), one
+ * reader for bigger ones and for plain files.  Fails if the size or the
+ * kind of file is not what decides.
+ */
+static bool auto_threads(uint32_t subbuf_size, uint32_t n_subbufs,
+			 bool kernel_files)
+{
+	struct fake_session r;
+	struct pollfd pfd[16];
+	bool on;
+
+	memset(&r, 0, sizeof(r));
+	if (!fake_session_start(&r, 2, subbuf_size, n_subbufs, false,
+				OUT_NONE))
+		return false;
+	r.t.live.ch.read_only = !kernel_files;
+	live_source_ops.pollfds(&r.t.live, pfd, 16);
+	on = r.t.live.drainers_on;
+	fake_session_stop(&r);
+	return on;
+}
+
+static void test_threads_for_small_buffers(void)
+{
+	check(auto_threads(4096, 4, true));
+	check(auto_threads(16384, 4, true));
+	check(!auto_threads(65536, 8, true));
+	check(!auto_threads(4096, 4, false));
 }
 
 static void test_full_queue_drops_counted(void)
@@ -397,6 +431,7 @@ int main(void)
 {
 	TEST(test_handback_without_main_loop(), "the producer gets its sub-buffers back while the main loop does not run; then every record, once, in order");
 	TEST(test_quiet_buffer_stays_polled(), "a tick's read of a quiet buffer: the drainer polls it on and reads it at its next POLLIN");
+	TEST(test_threads_for_small_buffers(), "by default, drainers for buffers of 64 KiB a CPU or less of the kernel's; one reader otherwise");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
 	TEST(test_race_checks_clean(), "producer, resets, drainers and the main loop's reads racing: the recording checks clean, records + drops == events");
 	TEST(test_buffers_removed_under_drainer(), "buffers removed under a drainer (SIGBUS in its thread): announced gone, picked up again");
