@@ -272,6 +272,8 @@ static void went_away(struct live_source *ls, const char *why)
 {
 	if (!ls->have_ch)
 		return;
+	/* what the drainers read comes before the channel is gone */
+	stop_drainers(ls);
 	event(ls, FEED_GONE, FEED_ALL_CPUS, 0);
 	unmap_channel(ls);
 	feed_status(ls->feed, true, false, "channel went away (%s): waiting "
