@@ -323,6 +323,7 @@ reader() {
 # ftrace's mapped reader on ftrace's events of the same kinds (sched_relay
 # unloaded meanwhile, so only one tracer runs)
 reader_ftrace_mmap() {
+	round=$1	# set -- below takes $1
 	rmmod sched_relay 2>/dev/null
 	echo > $T/trace
 	ftrace_events $FTRACE_ALL
@@ -337,7 +338,7 @@ reader_ftrace_mmap() {
 	m=$(grep -o 'read=[0-9]* overrun=[0-9]*' /tmp/reader.err)
 	rd=${m%% *} over=${m##* }
 	rd=${rd#read=} over=${over#overrun=} drop=${3#dropped=} left=${4#left=}
-	emit "reader kind=ftrace_mmap round=$1 produced=$((rd + over + drop + left))" \
+	emit "reader kind=ftrace_mmap round=$round produced=$((rd + over + drop + left))" \
 		"kernel_dropped=$((over + drop))" \
 		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err) lost=0"
 }
