@@ -669,18 +669,21 @@ static long walk(const struct mapped *m, unsigned int subbuf_size,
 }
 
 /*
- * Overwrite mode, sub-buffers of 4 records, nobody consuming: COUNT
+ * Overwrite mode, 16 sub-buffers of 4 records, nobody consuming: COUNT
  * records on the last CPU while a thread on another CPU calls
- * relay_flush() in a loop.  The writer's counts are exact, every switch
- * after the first n - 1 found the buffer full and overwrote one
- * sub-buffer, and the finished sub-buffers still in the buffer hold the
- * last records in order, each ending where the meta area says.
+ * relay_flush() in a loop until the writer is done.  The writer's counts
+ * are exact, every switch after the first n - 1 found the buffer full and
+ * overwrote one sub-buffer, and the finished sub-buffers still in the
+ * buffer hold the last records in order, each ending where the meta area
+ * says.  A flush that came after the last record, and the final one,
+ * switch an empty sub-buffer, which takes the place of one with records:
+ * with 15 finished ones, records are left to check.
  */
 #define FLUSH_RECORDS	(1UL << 22)	/* about 10^6 sub-buffer switches */
 
 static void test_flush_beside_writer(void)
 {
-	unsigned int w = cpus[ncpus - 1], n = 4;
+	unsigned int w = cpus[ncpus - 1], n = 16;
 	struct cpu_stats st = { 0 };
 	unsigned long long produced;
 	struct mapped m;

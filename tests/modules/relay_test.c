@@ -293,6 +293,7 @@ out:
 struct relay_test_beside {
 	struct rchan *rchan;
 	bool reset;			/* relay_reset(), else relay_flush() */
+	struct completion *written;	/* the writer's last record is in */
 	unsigned long calls;
 };
 
@@ -318,7 +319,12 @@ static int relay_test_beside_fn(void *arg)
 {
 	struct relay_test_beside *b = arg;
 
-	while (!kthread_should_stop()) {
+	/*
+	 * Beside the writer, not after it: a flush of the empty sub-buffer
+	 * that follows the last record overwrites the oldest one in
+	 * overwrite mode, and enough of them would leave no record to check.
+	 */
+	while (!kthread_should_stop() && !completion_done(b->written)) {
 		if (b->reset)
 			relay_reset(b->rchan);
 		else
@@ -378,6 +384,8 @@ static ssize_t beside_store(struct kobject *kobj, struct kobj_attribute *attr,
 	job.rchan = relay_test_sysfs.rchan;
 	job.first_seq = relay_test_sysfs.seq[job.cpu];
 	b.rchan = job.rchan;
+	b.written = &job.done;
+	init_completion(&job.done);
 	task = kthread_create_on_cpu(relay_test_beside_fn, &b, other,
 				     "relay_test_b/%u");
 	if (IS_ERR(task)) {
@@ -396,7 +404,6 @@ static ssize_t beside_store(struct kobject *kobj, struct kobj_attribute *attr,
 		ret = PTR_ERR(writer);
 		goto out;
 	}
-	init_completion(&job.done);
 	wake_up_process(task);
 	wake_up_process(writer);
 	wait_for_completion(&job.done);
