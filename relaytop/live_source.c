@@ -494,23 +494,25 @@ static void read_some(void *self, void *arg)
 	struct read_args *a = arg;
 	unsigned int n = a->which ? a->n : ls->ch.n;
 
-	for (unsigned int k = 0; k < n; k++) {
-		unsigned int i = a->which ? a->which[k] : k;
-		unsigned int flags = read_buffer(ls, i);
-
-		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
-			ls->ch.cpus[i].idle = true;
-	}
-	/* What was read is written (a recording writes it straight from
-	 * the mapping, and checks it was not overwritten meanwhile) before
-	 * the sub-buffers go back to the producer. */
-	feed_commit(ls->feed);
+	/*
+	 * What was read of a buffer is written (a recording writes it
+	 * straight from the mapping, and checks it was not overwritten
+	 * meanwhile) before its sub-buffers go back to the producer, and
+	 * they go back before the next buffer is read: the writes are most
+	 * of a drain's time, and a drain preempted part of the way (a
+	 * storm's tasks share its CPU) then holds back only the buffers it
+	 * has not reached yet, not all of them until its end.
+	 */
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = a->which ? a->which[k] : k;
 		struct channel_cpu *cc = &ls->ch.cpus[i];
-		int err = subbuf_reader_handback(&cc->reader, ls->give_back,
-						 cc);
+		unsigned int flags = read_buffer(ls, i);
+		int err;
 
+		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
+			cc->idle = true;
+		feed_commit(ls->feed);
+		err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
 		if (err && !a->err)
 			a->err = err;
 		if (err == -ENODEV || err == -ENOENT)
