@@ -29,7 +29,8 @@
  *   burst averages the quiet time before it in, the one after a full
  *   buffer misses its drops).  A woken read may bring the
  *   timer's drain nearer, never put it off;
- * - a read takes at most a lap of a buffer (the reader's budget) before
+ * - a read takes at most a lap of a buffer (the reader's budget), writes
+ *   it (the recording) and hands its finished sub-buffers back before
  *   the next buffer; one with more left is read again at the loop's next
  *   turn (deadline() asks for it at once), after the keys and a signal:
  *   a producer that outruns relaytop starves nothing;
@@ -441,7 +442,8 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc,
 
 /*
  * Read buffer i.  Runs inside the SIGBUS guard.  Returns the reader's
- * flags.  The sub-buffers it finished are handed back after the commit.
+ * flags.  The sub-buffers it finished are handed back after the commit
+ * (read_some()).
  */
 static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 {

@@ -12,13 +12,14 @@
  * contexts' events_discarded.
  *
  * Zero-copy mode (a live recording into a file): a DATA block's header
- * goes into the buffer and its payload stays in the mapping; at the end
- * of each drain the source calls recorder_commit(), which writes all of
- * it with one writev() and then checks every block's sub-buffer header
- * again: one the producer rewrote meanwhile (overwrite mode, a reset) was
- * written torn, and its header is rewritten in place as SKIPPED, its
- * records counted lost in it and in every later block of its CPU.  Only
- * then does the source hand the sub-buffers back.
+ * goes into the buffer and its payload stays in the mapping; after each
+ * buffer a drain read (or the drainers' queues replayed) the source calls
+ * recorder_commit(), which writes all of it with one writev() and then
+ * checks every block's sub-buffer header again: one the producer rewrote
+ * meanwhile (overwrite mode, a reset) was written torn, and its header is
+ * rewritten in place as SKIPPED, its records counted lost in it and in
+ * every later block of its CPU.  Only then does the source hand the
+ * sub-buffers back.
  */
 #include "record_writer.h"
 
