@@ -490,11 +490,60 @@ struct read_args {
 	int err;			/* the first hand-back error */
 };
 
+struct read_order {
+	double until_full;	/* seconds, at the buffer's rate */
+	unsigned int i;		/* index into ch.cpus */
+};
+
+static int sooner_first(const void *a, const void *b)
+{
+	const struct read_order *x = a, *y = b;
+
+	if (x->until_full != y->until_full)
+		return x->until_full < y->until_full ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The buffers to read, the one that fills soonest first: the free room
+ * left over its rate (over 1 byte/s when none is known yet, so the
+ * fullest first).  Runs inside the SIGBUS guard (the backlog is in the
+ * mapping).
+ */
+static struct read_order *read_order(struct live_source *ls,
+				     const struct read_args *a, unsigned int n)
+{
+	double size = (double)subbuf_buffer_size(&ls->ch.geom);
+	struct read_order *o;
+
+	if (n > ls->norder) {
+		ls->order = realloc(ls->order, n * sizeof(*ls->order));
+		if (!ls->order)
+			fatal("out of memory");
+		ls->norder = n;
+	}
+	o = ls->order;
+
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = a->which ? a->which[k] : k;
+		struct channel_cpu *cc = &ls->ch.cpus[i];
+		double rate = marks_of(ls, cc->cpu)->rate;
+		double left = size - (double)subbuf_reader_backlog(&cc->reader);
+
+		o[k] = (struct read_order) {
+			.until_full = left / (rate > 1.0 ? rate : 1.0), .i = i,
+		};
+	}
+	qsort(o, n, sizeof(*o), sooner_first);
+	return o;
+}
+
 static void read_some(void *self, void *arg)
 {
 	struct live_source *ls = self;
 	struct read_args *a = arg;
 	unsigned int n = a->which ? a->n : ls->ch.n;
+	struct read_order *order = read_order(ls, a, n);
 
 	/*
 	 * What was read of a buffer is written (a recording writes it
@@ -503,10 +552,11 @@ static void read_some(void *self, void *arg)
 	 * they go back before the next buffer is read: the writes are most
 	 * of a drain's time, and a drain preempted part of the way (a
 	 * storm's tasks share its CPU) then holds back only the buffers it
-	 * has not reached yet, not all of them until its end.
+	 * has not reached yet, not all of them until its end; and it
+	 * reaches first the buffer that fills soonest.
 	 */
 	for (unsigned int k = 0; k < n; k++) {
-		unsigned int i = a->which ? a->which[k] : k;
+		unsigned int i = order[k].i;
 		struct channel_cpu *cc = &ls->ch.cpus[i];
 		unsigned int flags = read_buffer(ls, i);
 		int err;
@@ -1255,6 +1305,7 @@ void live_source_close(struct live_source *ls)
 	drainers_free(&ls->drainers);
 	close_control(ls);
 	free(ls->marks);
+	free(ls->order);
 	free(ls->dir);
 	memset(ls, 0, sizeof(*ls));
 }

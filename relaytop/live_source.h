@@ -84,6 +84,10 @@ struct live_source {
 				 * drain_at, stops (SIGSTOP) left out: how
 				 * long the reader waited to run */
 	uint64_t woken_drains;	/* drains a buffer's POLLIN made */
+	/* the order a drain reads buffers in (live_source.c), kept here
+	 * so that a SIGBUS out of the drain does not lose it */
+	struct read_order *order;
+	unsigned int norder;
 	/* a drainer thread per buffer (drainer.h), as threads says:
 	 * started by the loop's first turn on a mapped channel, stopped
 	 * when it is unmapped; what they met, for the main thread */
