@@ -4,7 +4,7 @@
  * their replay in the main thread (see drainer.h).
  *
  * A drainer waits in poll() for its buffer file (POLLIN: a sub-buffer is
- * complete), whether the buffer is quiet or busy, and its kick eventfd.  Woken by the buffer, it reads what the
+ * complete) and its kick eventfd.  Woken by the buffer, it reads what the
  * producer committed (subbuf_reader_read(), one lap at most, again at
  * once while there is more), copying each chunk with its sub-buffer's
  * header into the queue as the reader stages it and keeping it only if
@@ -13,9 +13,9 @@
  * on the buffer's POLLIN that brought nothing (a buffer whose POLLIN
  * stays up: overwrite mode, a read-only file) leaves the buffer unpolled
  * until the next kick, as the loop does with its idle buffers; a kick's
- * read that brings nothing (a quiet buffer) does not.  A SIGBUS in the
- * read (the buffers were removed) or POLLERR ends its reading: it queues
- * that the buffer went away and waits to be stopped.
+ * read that brings nothing (a quiet buffer) does not.  A SIGBUS in the read (the buffers
+ * were removed) or POLLERR ends its reading: it queues that the buffer
+ * went away and waits to be stopped.
  *
  * An item is 8-byte aligned and starts with its kind and size.  A chunk
  * item holds the struct subbuf_chunk, then the header of its sub-buffer,
@@ -228,6 +228,61 @@ static bool take_kick(int fd)
 	return read(fd, &v, sizeof(v)) == sizeof(v);
 }
 
+/*
+ * The pace of a buffer's drainer: the producer's rate (events/s, from the
+ * reader's counts at the start of each read: a rise counts at once, a fall
+ * by halves) and so how long the drainer may wait before the next read.
+ */
+struct pace {
+	uint64_t at_ns;		/* start of the read the count is of */
+	uint64_t events;	/* records read + lost + dropped by then */
+	double rate;
+};
+
+static void pace_update(struct pace *p, const struct drain_read *rd)
+{
+	const struct subbuf_reader *r = &rd->reader;
+	uint64_t events = r->records + r->lost + r->dropped;
+	uint64_t dt = rd->start_ns - p->at_ns;
+	double now;
+
+	if (!p->at_ns || events < p->events || rd->start_ns < p->at_ns) {
+		p->at_ns = rd->start_ns;	/* the first, or a reset */
+		p->events = events;
+		return;
+	}
+	if (dt < DRAINER_MIN_NAP_NS)
+		return;		/* too short to tell */
+	now = (double)(events - p->events) * 1e9 / (double)dt;
+	p->rate = now > p->rate ? now : (p->rate + now) / 2;
+	p->at_ns = rd->start_ns;
+	p->events = events;
+}
+
+/*
+ * How long to wait before the next read without polling the buffer (0:
+ * poll it, a wake-up per sub-buffer): the time the producer takes at its
+ * rate to fill DRAINER_FILL_TARGET of the free room, when that is at least
+ * DRAINER_MIN_NAP_NS, the buffer fills a sub-buffer within the refresh
+ * interval (else it is quiet: polled, so that a burst is read at once),
+ * and the read did not find it past DRAINER_FILL_BACKSTOP (its rate rose).
+ */
+static uint64_t nap_ns(const struct drainer *d, const struct pace *p,
+		       const struct drain_read *rd)
+{
+	const struct subbuf_geometry *g = &rd->reader.geom;
+	double cap = subbuf_capacity(g), room = cap * (g->n_subbufs - 1);
+	double interval = (double)__atomic_load_n(&d->set->interval_ns,
+						  __ATOMIC_RELAXED) / 1e9;
+	double t;
+
+	if (p->rate <= 0 || p->rate * interval <= cap ||
+	    rd->fill >= DRAINER_FILL_BACKSTOP)
+		return 0;
+	t = DRAINER_FILL_TARGET * room / p->rate * 1e9;
+	return t >= (double)DRAINER_MIN_NAP_NS ? (uint64_t)t : 0;
+}
+
 /* Should the main thread hear of what d queued now?  When it queued
  * much, met a reset or an error, or the read was a kick's; the rest
  * waits for the tick (or for more), so a busy buffer does not wake the
@@ -246,18 +301,22 @@ static void *drainer_thread(void *arg)
 {
 	struct drainer *d = arg;
 	bool poll_buffer = true, gone = false;
+	struct pace pace = { 0 };
+	uint64_t nap = 0;
 
 	for (;;) {
 		struct pollfd pfd[2] = {
 			{ .fd = d->kick_fd, .events = POLLIN },
-			{ .fd = gone ? -1 : d->fd,
+			{ .fd = gone || nap ? -1 : d->fd,
 			  .events = poll_buffer ? POLLIN : 0 },
 		};
 		struct drain_read rd = { 0 };
 		unsigned int flags = 0;
 		bool kicked, stop, read_it, tell = false;
+		int n;
 
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+		n = poll(pfd, 2, nap ? (int)((nap + 999999) / 1000000) : -1);
+		if (n < 0 && errno != EINTR)
 			break;
 		kicked = (pfd[0].revents & POLLIN) && take_kick(d->kick_fd);
 		pthread_mutex_lock(&d->lock);
@@ -276,9 +335,10 @@ static void *drainer_thread(void *arg)
 			gone = true;
 			notify(d->set);
 		}
-		/* the buffer's POLLIN, or a kick */
+		/* the buffer's POLLIN, a kick, or the nap is over */
 		read_it = !stop && !gone &&
-			  (kicked || (pfd[1].revents & POLLIN));
+			  (kicked || (pfd[1].revents & POLLIN) ||
+			   (nap && n == 0));
 		if (read_it) {
 			do {
 				flags = read_locked(d, &rd);
@@ -295,8 +355,11 @@ static void *drainer_thread(void *arg)
 			notify(d->set);
 		if (rd.gone) {
 			gone = true;
+			nap = 0;
 			continue;
 		}
+		pace_update(&pace, &rd);
+		nap = nap_ns(d, &pace, &rd);
 		/* the buffer's POLLIN without news: it stays up (overwrite
 		 * mode, a read-only file), so not polled till a kick; a
 		 * kick without news is a quiet buffer, polled on */
@@ -304,6 +367,8 @@ static void *drainer_thread(void *arg)
 			poll_buffer = flags & SUBBUF_PROGRESS;
 		else
 			poll_buffer = true;
+		if (!poll_buffer)
+			nap = 0;	/* a kick, and only a kick, wakes it */
 	}
 	return NULL;
 }

@@ -44,13 +44,16 @@
  * tick takes what it queued. */
 #define DRAINER_NOTIFY_BYTES	(1u << 20)
 /*
- * A drainer polls its buffer whatever its rate: it is woken by each
- * sub-buffer completed (or by the channel's wakeup_subbufs), so a surge
- * is read as it comes.  It used to wait, without polling a busy buffer,
- * as long as the producer took to fill 40 % of the free room at the rate
- * it measured, as the main loop's drain timer does: a surge during that
- * wait overran the buffer (docs/benchmarks.md, "Polled drainers").
+ * A busy buffer is read every time its producer fills DRAINER_FILL_TARGET
+ * of its free room (a wait without polling it: not a wake-up per
+ * sub-buffer), when that is at least DRAINER_MIN_NAP_NS; a read that finds
+ * it past DRAINER_FILL_BACKSTOP has it polled again (its rate rose), and
+ * so is a quiet one (a burst is read at once).  As the main loop's drain
+ * timer (live_source.h), per buffer.
  */
+#define DRAINER_FILL_TARGET	0.4
+#define DRAINER_FILL_BACKSTOP	0.6
+#define DRAINER_MIN_NAP_NS	1000000ull
 
 /* Copies of what reads produced, in order (items, see drainer.c). */
 struct drain_queue {
@@ -107,6 +110,8 @@ struct drainers {
 	int notify_fd;		/* eventfd: a drainer queued something */
 	int pending;		/* atomic: notify_fd was written, not read */
 	size_t queue_max;	/* DRAINER_QUEUE_MAX unless a test sets it */
+	uint64_t interval_ns;	/* the refresh interval (atomic: the main
+				 * thread sets it) */
 	unsigned int n;
 	struct drainer **d;	/* by CPU number (NULL: none) */
 	unsigned int max;	/* entries in d[] */

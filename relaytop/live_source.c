@@ -815,6 +815,8 @@ static void start_drainers(struct live_source *ls)
 	     (ls->ch.read_only ||
 	      subbuf_buffer_size(&ls->ch.geom) > LIVE_THREADS_UP_TO)))
 		return;
+	__atomic_store_n(&ls->drainers.interval_ns, ls->interval_ns,
+			 __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
 		struct channel_cpu *cc = &ls->ch.cpus[i];
 
@@ -1115,6 +1117,8 @@ static uint64_t tick(void *self, double interval)
 	struct live_source *ls = self;
 
 	ls->interval_ns = (uint64_t)(interval * 1e9);
+	__atomic_store_n(&ls->drainers.interval_ns, ls->interval_ns,
+			 __ATOMIC_RELAXED);
 	if (!ls->have_ch)
 		remap(ls);
 	else

@@ -7,8 +7,7 @@
  *   run at all (the drainer reads and hands back on its own), and every
  *   record then reaches the feed once, in order, when the main loop runs;
  * - a tick's read that finds a quiet buffer empty does not stop its
- *   drainer from polling it (only a POLLIN without news does), and a
- *   busy buffer is polled too, whatever its rate;
+ *   drainer from polling it (only a POLLIN without news does);
  * - without --threads or --one-thread, buffers of 64 KiB a CPU or less
  *   get drainers, bigger ones (and plain files) one reader;
  * - a drainer whose queue is full stops reading, so the producer drops,
@@ -229,55 +228,6 @@ static void test_quiet_buffer_stays_polled(void)
 		check(all_back(f));
 	}
 	check_uint(f->consumed, ==, 3);
-	check_uint(f->full, ==, 0);
-	pollin_fd = -1;
-	fake_session_stop(&r);
-	close(efd);
-}
-
-/*
- * A busy buffer stays polled: its drainer reads at each sub-buffer's
- * wake-up, whatever rate it measured.  Before, once it knew the rate, it
- * napped without polling the buffer for as long as the producer took to
- * fill 40 % of the free room at that rate, and a surge during the nap
- * overran the buffer (the storm of docs/benchmarks.md dropped in every
- * round with --threads).  Here the rate is two sub-buffers a second into
- * 63 of free room: that nap would be 12.6 s, so the sub-buffer completed
- * after the rate was known would wait past all_back()'s 10 s.
- */
-static void test_busy_buffer_stays_polled(void)
-{
-	struct fake_session r;
-	struct fake_relay *f;
-	struct pollfd pfd[16];
-	const struct timespec half = { .tv_nsec = 500000000 };
-	uint64_t one = 1;
-	int efd = eventfd(0, EFD_NONBLOCK);
-	bool back = true;
-
-	handbacks = 0;
-	memset(&r, 0, sizeof(r));
-	r.opt.threads = 1;
-	if (!check(fake_session_start(&r, 1, 4096, 64, false, OUT_NONE)))
-		return;
-	r.t.live.give_back = locked_give_back;
-	/* an hour's refresh: any rate is busy */
-	r.t.live.interval_ns = 3600ull * 1000000000ull;
-	f = &r.fc.relay[0];
-	check_int(dup2(efd, r.t.live.ch.cpus[0].fd), ==, r.t.live.ch.cpus[0].fd);
-	pollin_relay = f;
-	pollin_fd = r.t.live.ch.cpus[0].fd;
-	live_source_ops.pollfds(&r.t.live, pfd, 16);
-	check(r.t.live.drainers_on);
-	for (int i = 0; i < 4 && back; i++) {
-		if (i)
-			nanosleep(&half, NULL);
-		produce(f, fake_relay_capacity(f) + 1);
-		check_int(write(efd, &one, sizeof(one)), ==, 8);
-		back = all_back(f);
-	}
-	check(back);
-	check_uint(f->consumed, ==, 4);
 	check_uint(f->full, ==, 0);
 	pollin_fd = -1;
 	fake_session_stop(&r);
@@ -543,7 +493,6 @@ static void test_buffers_removed_under_drainer(void)
 int main(void)
 {
 	TEST(test_handback_without_main_loop(), "the producer gets its sub-buffers back while the main loop does not run; then every record, once, in order");
-	TEST(test_busy_buffer_stays_polled(), "a busy buffer: the drainer polls it on, whatever its rate, and reads it at each POLLIN");
 	TEST(test_quiet_buffer_stays_polled(), "a tick's read of a quiet buffer: the drainer polls it on and reads it at its next POLLIN");
 	TEST(test_threads_for_small_buffers(), "by default, drainers for buffers of 64 KiB a CPU or less of the kernel's; one reader otherwise");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
