@@ -484,9 +484,10 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 	};
 	unsigned int flags = 0, f;
 	uint64_t start = mono_ns();
-	/* a lap: every sub-buffer, and the one it started in again */
-	size_t lap = ((size_t)ls->ch.geom.n_subbufs + 1) *
-		     (ls->ch.geom.subbuf_size + SUBBUF_HDR_SIZE);
+	/* the reader's budget, a lap: n_subbufs + 2 chunks, a copy of each
+	 * (its header and records) at most a sub-buffer */
+	size_t lap = ((size_t)ls->ch.geom.n_subbufs + 2) *
+		     ls->ch.geom.subbuf_size;
 
 	ls->copies.len = 0;	/* the last read was committed */
 	if (ls->copies.cap < lap) {
