@@ -56,11 +56,10 @@
 #include "loop.h"
 #include "util.h"
 
-/* One buffer's sink: subbuf_reader -> a copy -> the feed. */
+/* One buffer's sink: subbuf_reader -> the feed. */
 struct live_buffer {
 	struct live_source *ls;
 	struct channel_cpu *cc;
-	struct subbuf_chunk copy;	/* the chunk staged, as copied */
 };
 
 /* Per CPU: the counts of the last chunk read, to place gaps, and the
@@ -116,30 +115,11 @@ static void event(struct live_source *ls, enum feed_kind kind,
 
 /* ---- the sink of each reader ---- */
 
-/*
- * A chunk is copied (header and records) before the feed sees it, so that
- * its sub-buffers can go back to the producer before the feed's commit
- * writes the recording (read_some()).  The copies fill ls->copies, sized
- * for a lap of the buffer before each read and emptied after the commit.
- */
 static void buf_stage(void *ctx, const struct subbuf_chunk *chunk)
 {
 	struct live_buffer *b = ctx;
-	struct live_copies *cp = &b->ls->copies;
-	size_t bytes = (size_t)chunk->nrec * SUBBUF_REC_SIZE;
-	unsigned char *p = cp->buf + cp->len;
 
-	if (cp->len + SUBBUF_HDR_SIZE + bytes > cp->cap)
-		fatal("a read staged more than a lap of its buffer");
-	/* the copies: a SIGBUS in here (the buffers went away) is the
-	 * reader's, as a fault on the header would be */
-	copy_words(p, chunk->hdr, SUBBUF_HDR_SIZE);
-	copy_words(p + SUBBUF_HDR_SIZE, chunk->recs, bytes);
-	cp->len += SUBBUF_HDR_SIZE + bytes;
-	b->copy = *chunk;
-	b->copy.hdr = (const void *)p;
-	b->copy.recs = (const void *)(p + SUBBUF_HDR_SIZE);
-	feed_stage(b->ls->feed, &b->copy);
+	feed_stage(b->ls->feed, chunk);
 }
 
 static void settled(struct live_source *ls, const struct subbuf_chunk *chunk,
@@ -170,9 +150,7 @@ static void buf_settle(void *ctx, const struct subbuf_chunk *chunk,
 {
 	struct live_buffer *b = ctx;
 
-	/* the reader's check, after the copy: intact means the copy is */
-	(void)chunk;
-	settled(b->ls, &b->copy, intact);
+	settled(b->ls, chunk, intact);
 }
 
 /* cpu's reader met a reset (generation); lost: its count then. */
@@ -242,9 +220,7 @@ static void set_sinks(struct live_source *ls)
 	free(ls->bufs);
 	ls->bufs = xcalloc(ls->ch.n, sizeof(*ls->bufs));
 	for (unsigned int i = 0; i < ls->ch.n; i++) {
-		ls->bufs[i] = (struct live_buffer) {
-			.ls = ls, .cc = &ls->ch.cpus[i],
-		};
+		ls->bufs[i] = (struct live_buffer) { ls, &ls->ch.cpus[i] };
 		ls->ch.cpus[i].reader.count_mix = !ls->no_mix;
 	}
 }
@@ -484,20 +460,7 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 	};
 	unsigned int flags = 0, f;
 	uint64_t start = mono_ns();
-	/* the reader's budget, a lap: n_subbufs + 2 chunks, a copy of each
-	 * (its header and records) at most a sub-buffer */
-	size_t lap = ((size_t)ls->ch.geom.n_subbufs + 2) *
-		     ls->ch.geom.subbuf_size;
 
-	ls->copies.len = 0;	/* the last read was committed */
-	if (ls->copies.cap < lap) {
-		free(ls->copies.buf);
-		ls->copies.buf = aligned_alloc(64, (lap + 63) & ~(size_t)63);
-		if (!ls->copies.buf)
-			fatal("out of memory");
-		memset(ls->copies.buf, 0, lap);	/* no faults while reading */
-		ls->copies.cap = lap;
-	}
 	feed_event(ls->feed, &fill);
 	marks_of(ls, cc->cpu)->fill = fill.fill;
 	/* n - 1 sub-buffers unread: the producer may be about to drop (it
@@ -583,15 +546,14 @@ static void read_some(void *self, void *arg)
 	struct read_order *order = read_order(ls, a, n);
 
 	/*
-	 * What was read of a buffer was copied (buf_stage()): its
-	 * sub-buffers go back to the producer at once, before the feed's
-	 * commit writes the copies into the recording, and before the next
-	 * buffer is read.  The writes are most of a drain's time, and a
-	 * drain preempted while writing (a storm's tasks share its CPU; the
-	 * wait can be hundreds of ms, docs/benchmarks.md) holds back no
-	 * sub-buffer; one preempted part of the way holds back only the
-	 * buffers it has not reached yet, and it reaches first the buffer
-	 * that fills soonest.
+	 * What was read of a buffer is written (a recording writes it
+	 * straight from the mapping, and checks it was not overwritten
+	 * meanwhile) before its sub-buffers go back to the producer, and
+	 * they go back before the next buffer is read: the writes are most
+	 * of a drain's time, and a drain preempted part of the way (a
+	 * storm's tasks share its CPU) then holds back only the buffers it
+	 * has not reached yet, not all of them until its end; and it
+	 * reaches first the buffer that fills soonest.
 	 */
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = order[k].i;
@@ -601,8 +563,8 @@ static void read_some(void *self, void *arg)
 
 		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
 			cc->idle = true;
-		err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
 		feed_commit(ls->feed);
+		err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
 		if (err && !a->err)
 			a->err = err;
 		if (err == -ENODEV || err == -ENOENT)
@@ -1344,7 +1306,6 @@ void live_source_close(struct live_source *ls)
 	close_control(ls);
 	free(ls->marks);
 	free(ls->order);
-	free(ls->copies.buf);
 	free(ls->dir);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -46,12 +46,6 @@ enum live_threads { LIVE_THREADS_AUTO, LIVE_THREADS_ON, LIVE_THREADS_OFF };
 struct live_buffer;
 struct live_marks;
 
-/* Copies of what one read of a buffer staged (live_source.c). */
-struct live_copies {
-	unsigned char *buf;
-	size_t len, cap;
-};
-
 struct live_source {
 	char *dir;
 	const struct feed *feed;
@@ -63,7 +57,6 @@ struct live_source {
 	bool have_ch;
 	bool ever_mapped;	/* the channel was mapped once */
 	struct live_buffer *bufs;	/* one per buffer, for subbuf_sink */
-	struct live_copies copies;	/* of the read being fed */
 	struct live_marks *marks;	/* per CPU number: where gaps are */
 	unsigned int nmarks;
 	bool has_stats_file;

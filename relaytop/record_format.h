@@ -17,8 +17,8 @@
  * format 1 file holds version 1 records, which the reader hands out as
  * version 2 ones (no event numbers, tgids -1), so its users see one
  * layout.  Format 3 has format 2's records; a DATA block's CRC covers its
- * header only (the records are written as the reader copied them, never
- * parsed by relaytop on the way: their numbers and first timestamp check
+ * header only (the records are written straight from the mapping, never
+ * read by relaytop on the way: their numbers and first timestamp check
  * them instead), and a SKIPPED block stands for records read but not
  * written intact.
  */

@@ -12,16 +12,14 @@
  * contexts' events_discarded.
  *
  * Zero-copy mode (a live recording into a file): a DATA block's header
- * goes into the buffer and its payload stays where the source staged it
- * (the live source's copy of the sub-buffer, or a drainer's); after each
+ * goes into the buffer and its payload stays in the mapping; after each
  * buffer a drain read (or the drainers' queues replayed) the source calls
  * recorder_commit(), which writes all of it with one writev() and then
- * checks every block's sub-buffer header again: one rewritten meanwhile
- * was written torn, and its header is rewritten in place as SKIPPED, its
- * records counted lost in it and in every later block of its CPU.  The
- * sources stage copies that the reader checked intact after copying, and
- * hand the sub-buffers back before the commit: the check after the write
- * is for a source that would stage records still in the mapping.
+ * checks every block's sub-buffer header again: one the producer rewrote
+ * meanwhile (overwrite mode, a reset) was written torn, and its header is
+ * rewritten in place as SKIPPED, its records counted lost in it and in
+ * every later block of its CPU.  Only then does the source hand the
+ * sub-buffers back.
  */
 #include "record_writer.h"
 
@@ -352,8 +350,7 @@ void recorder_stage(struct recorder *rec, const struct subbuf_chunk *chunk)
 	h.nrec = chunk->nrec;
 	p = rec->buf + rec->len;
 	if (rec->zero_copy) {
-		/* the payload is written from where it was staged, at the
-		 * commit */
+		/* the payload is written from the mapping at the commit */
 		h.ts = size ? chunk->recs[0].ts : 0;
 		memcpy(p, &h, sizeof(h));
 		batch_add(rec, rec->len, chunk->recs, size, chunk);

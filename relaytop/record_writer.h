@@ -75,8 +75,9 @@ struct recorder {
 	struct recorder_cpu *cpu;
 	int error;		/* first write error, -errno */
 	bool finished;
-	/* zero-copy mode: DATA payloads written from where the source
-	 * staged them (its copies) by recorder_commit() (one writev) */
+	/* zero-copy mode: DATA payloads written straight from the mapping
+	 * by recorder_commit() (one writev), which the source calls before
+	 * it hands the sub-buffers back */
 	bool zero_copy;
 	struct recorder_block *batch;
 	unsigned int nbatch, batch_cap;
@@ -157,11 +158,10 @@ uint64_t recorder_lost(const struct recorder *rec, unsigned int cpu);
 bool recorder_zero_copy(struct recorder *rec, bool on);
 /*
  * Write out every block since the last commit (zero-copy mode: one
- * writev, the payloads from where they were staged), then check each
- * DATA block's sub-buffer is still the one read: a block overwritten
- * while it was written becomes SKIPPED, its records counted lost.  Runs
- * where a SIGBUS is caught (it reads the mapping).  0 or the first
- * error.
+ * writev, the payloads from the mapping), then check each DATA block's
+ * sub-buffer is still the one read: a block overwritten while it was
+ * written becomes SKIPPED, its records counted lost.  Runs where a
+ * SIGBUS is caught (it reads the mapping).  0 or the first error.
  */
 int recorder_commit(struct recorder *rec);
 /* Write out what is buffered: 0 or the first error (-errno). */

@@ -163,7 +163,7 @@ int subbuf_reader_handback(struct subbuf_reader *r,
 /*
  * Are the records of a chunk (of sub-buffer seq of generation, whose
  * header is hdr) still what was read?  The seqlock's read side once more,
- * after the records were used (copied, or written): false when the
+ * after the records were used (written from the mapping): false when the
  * producer has since rewritten the sub-buffer (overwrite mode, a reset).
  */
 bool subbuf_still_there(const struct sched_relay_header *hdr, uint64_t seq,

@@ -55,7 +55,7 @@ static void start_recording(struct top *t, const char *path)
 	t->rec = recorder_create(path, &m);
 	if (!t->rec)
 		fatal("%s: %s", path, strerror(errno));
-	/* blocks written from the source's copies when the file allows */
+	/* blocks written from the mapping when the file allows */
 	recorder_zero_copy(t->rec, true);
 	/* after a stop signal, a reader that stalls gets an interval */
 	recorder_grace(t->rec, (uint64_t)(t->app.interval * 1e9));

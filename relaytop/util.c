@@ -268,24 +268,6 @@ static uint64_t clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Copy n bytes (a multiple of 8, both 8-byte aligned: headers and records)
- * a word at a time.  Not memcpy(): under QEMU's TCG, where make bench
- * measures, glibc's memcpy (AVX, rep movsb, emulated) copied 450 MB/s and
- * this loop 3 GB/s (64 KiB blocks, 4 vCPUs, -cpu max); on the host both
- * copy tens of GB/s.  The attribute keeps GCC from turning the loop back
- * into a memcpy() call.
- */
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-void copy_words(void *dst, const void *src, size_t n)
-{
-	uint64_t *d = dst;
-	const uint64_t *s = src;
-
-	for (size_t i = 0; i < n / 8; i++)
-		d[i] = s[i];
-}
-
 uint64_t mono_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);

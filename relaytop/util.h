@@ -68,10 +68,6 @@ int write_text_at(int dirfd, const char *name, const char *s);
 int write_all(int fd, const void *buf, size_t len);
 
 /* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
-/* Copy n bytes, a multiple of 8, between 8-byte aligned places (records
- * and headers) a word at a time: under QEMU's TCG several times faster
- * than memcpy() (util.c says how much). */
-void copy_words(void *dst, const void *src, size_t n);
 uint64_t mono_ns(void);
 uint64_t real_ns(void);
 

@@ -37,7 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "fake-session.h"
 #include "loop.h"
 #include "record_merge.h"
@@ -282,55 +281,6 @@ static void test_each_buffer_handed_back_before_the_next(void)
 	check_uint(r.fc.relay[1].consumed, ==, 0);	/* not finished */
 	check_int(top_finish(&r.t), ==, 0);
 	fake_session_stop(&r);
-	unlink(record_path);
-	strcpy(record_path, "/tmp/t-session.XXXXXX");
-}
-
-/* What the producer of CPU 0 had back when the feed first committed. */
-struct commit_seen {
-	struct fake_channel *fc;
-	bool seen;
-	uint64_t consumed;
-};
-
-static void commit_seen_commit(void *ctx)
-{
-	struct commit_seen *c = ctx;
-
-	if (!c->seen) {
-		c->seen = true;
-		c->consumed = c->fc->relay[0].consumed;
-	}
-}
-
-/*
- * A drain copies what it read and hands the sub-buffers back before the
- * feed's commit writes the recording.  Before, the recording was written
- * straight from the mapping and the sub-buffers went back after it: a
- * drain preempted while writing into tmpfs (a storm's tasks share its
- * CPU, and the wait was measured up to 410 ms) held them all the while,
- * and the producer dropped.  The recording is still exact.
- */
-static void test_handed_back_before_the_write(void)
-{
-	struct fake_session r;
-	struct commit_seen c = { .fc = &r.fc };
-	struct feed_sink sink = { .commit = commit_seen_commit, .ctx = &c };
-	FILE *devnull = fopen("/dev/null", "w");
-	int fd = mkstemp(record_path);
-
-	close(fd);
-	if (!check(rig_start(&r, 1, false, record_path)))
-		return;
-	feed_add(&r.t.feed, &sink);
-	fake_relay_events(&r.fc.relay[0], 3 * 63 + 1);	/* 3 finished */
-	top_drain(&r.t);
-	check(c.seen);
-	check_uint(c.consumed, ==, 3);
-	check_int(top_finish(&r.t), ==, 0);
-	check_int(check_recording(record_path, devnull), ==, 0);
-	fake_session_stop(&r);
-	fclose(devnull);
 	unlink(record_path);
 	strcpy(record_path, "/tmp/t-session.XXXXXX");
 }
@@ -1140,7 +1090,6 @@ int main(void)
 	TEST(test_cpu_that_cannot_be_opened(), "a buffer file that cannot be opened: the others go on, a reset is noticed");
 	TEST(test_busy_cpu_starves_none(), "a producer that outruns relaytop: a lap of its buffer, then the others");
 	TEST(test_each_buffer_handed_back_before_the_next(), "a drain hands each buffer back before it reads the next");
-	TEST(test_handed_back_before_the_write(), "a drain hands sub-buffers back before it writes the recording, which stays exact");
 	TEST(test_soonest_full_read_first(), "a drain reads first the buffer that fills soonest");
 	TEST(test_drops_counted(), "drops are counted, from the stats file too");
 	TEST(test_tick_reads_little(), "the tick reads generation, the rest and stats only when needed");
