@@ -441,11 +441,16 @@ static void note_losses(struct live_source *ls, struct channel_cpu *cc,
 }
 
 /*
- * Read buffer i.  Runs inside the SIGBUS guard.  Returns the reader's
- * flags.  The sub-buffers it finished are handed back after the commit
- * (read_some()).
+ * Read buffer i, a lap at most, a sub-buffer at a time: what was read of
+ * each is committed (a recording writes it) and the sub-buffer handed
+ * back before the next one is read.  The writes are most of a drain's
+ * time, and a drain preempted part of the way (a storm's tasks share its
+ * CPU) then holds back only the sub-buffers it has not reached, not the
+ * whole buffer until all of it is written.  Runs inside the SIGBUS
+ * guard.  Returns the reader's flags; *err gets a hand-back's error.
  */
-static unsigned int read_buffer(struct live_source *ls, unsigned int i)
+static unsigned int read_buffer(struct live_source *ls, unsigned int i,
+				int *err)
 {
 	struct channel_cpu *cc = &ls->ch.cpus[i];
 	struct subbuf_sink sink = {
@@ -458,6 +463,10 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 		.fill = (double)subbuf_reader_backlog(&cc->reader) /
 			(double)size,
 	};
+	/* One lap, the reader's budget, so that a buffer whose producer
+	 * outruns relaytop does not starve the others (nor the screen, nor
+	 * a SIGTERM): what is left is read at the loop's next turn. */
+	uint32_t lap = ls->ch.geom.n_subbufs + 2;
 	unsigned int flags = 0, f;
 	uint64_t start = mono_ns();
 
@@ -467,11 +476,13 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i)
 	 * drops only when none is free), past what any header says */
 	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
 		ls->stats_due = true;
-	/* One lap, the reader's budget, so that a buffer whose producer
-	 * outruns relaytop does not starve the others (nor the screen, nor
-	 * a SIGTERM): what is left is read at the loop's next turn. */
-	f = subbuf_reader_read(&cc->reader, &sink);
-	flags |= f;
+	cc->reader.per_call = 1;
+	do {
+		f = subbuf_reader_read(&cc->reader, &sink);
+		flags |= f;
+		feed_commit(ls->feed);
+		*err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
+	} while ((f & SUBBUF_MORE) && !*err && --lap);
 	note_losses(ls, cc, &cc->reader);
 	marks_of(ls, cc->cpu)->more = f & SUBBUF_MORE;
 	if (!(f & SUBBUF_MORE)) {
@@ -546,25 +557,19 @@ static void read_some(void *self, void *arg)
 	struct read_order *order = read_order(ls, a, n);
 
 	/*
-	 * What was read of a buffer is written (a recording writes it
-	 * straight from the mapping, and checks it was not overwritten
-	 * meanwhile) before its sub-buffers go back to the producer, and
-	 * they go back before the next buffer is read: the writes are most
-	 * of a drain's time, and a drain preempted part of the way (a
-	 * storm's tasks share its CPU) then holds back only the buffers it
-	 * has not reached yet, not all of them until its end; and it
-	 * reaches first the buffer that fills soonest.
+	 * Each sub-buffer is written (a recording writes it straight from
+	 * the mapping, and checks it was not overwritten meanwhile) and
+	 * handed back before the next is read (read_buffer()), and the
+	 * buffer that fills soonest is read first.
 	 */
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int i = order[k].i;
 		struct channel_cpu *cc = &ls->ch.cpus[i];
-		unsigned int flags = read_buffer(ls, i);
-		int err;
+		int err = 0;
+		unsigned int flags = read_buffer(ls, i, &err);
 
 		if (a->mark_idle && !(flags & SUBBUF_PROGRESS))
 			cc->idle = true;
-		feed_commit(ls->feed);
-		err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
 		if (err && !a->err)
 			a->err = err;
 		if (err == -ENODEV || err == -ENOENT)

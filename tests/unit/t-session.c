@@ -285,6 +285,55 @@ static void test_each_buffer_handed_back_before_the_next(void)
 	strcpy(record_path, "/tmp/t-session.XXXXXX");
 }
 
+/* What the producer of CPU 0 had back as each of its chunks was read. */
+struct subbuf_handback {
+	struct fake_channel *fc;
+	unsigned int n;
+	uint64_t seq[8], consumed[8];
+};
+
+static void subbuf_handback_stage(void *ctx, const struct subbuf_chunk *c)
+{
+	struct subbuf_handback *h = ctx;
+
+	if (c->cpu != 0 || h->n == 8)
+		return;
+	h->seq[h->n] = c->seq;
+	h->consumed[h->n++] = h->fc->relay[0].consumed;
+}
+
+/*
+ * Within a buffer, each sub-buffer is written and handed back before the
+ * next is read.  Before, a buffer's lap was read, written with one
+ * writev() and only then handed back: a drain preempted while it wrote
+ * (a storm's tasks share its CPU) held the whole buffer, full, until it
+ * ran again.
+ */
+static void test_each_subbuf_handed_back_before_the_next(void)
+{
+	struct fake_session r;
+	struct subbuf_handback h = { .fc = &r.fc };
+	struct feed_sink sink = { .stage = subbuf_handback_stage, .ctx = &h };
+	int fd = mkstemp(record_path);
+
+	close(fd);
+	if (!check(rig_start(&r, 1, false, record_path)))
+		return;
+	feed_add(&r.t.feed, &sink);
+	fake_relay_events(&r.fc.relay[0], 3 * 63 + 5);	/* 3 finished */
+	top_drain(&r.t);
+	check_uint(h.n, ==, 4);
+	for (unsigned int k = 0; k < h.n; k++) {
+		check_uint(h.seq[k], ==, h.seq[0] + k);
+		check_uint(h.consumed[k], ==, h.seq[0] + k);
+	}
+	check_uint(r.fc.relay[0].consumed, ==, h.seq[0] + 3);
+	check_int(top_finish(&r.t), ==, 0);
+	fake_session_stop(&r);
+	unlink(record_path);
+	strcpy(record_path, "/tmp/t-session.XXXXXX");
+}
+
 /* The CPUs in the order a drain first staged their chunks. */
 struct first_chunks {
 	unsigned int order[4], n;
@@ -618,16 +667,25 @@ static void test_burst_after_quiet(void)
 }
 
 static struct fake_session *slow_rig;
+static struct live_source *slow_ls;
 static unsigned int slow_ms, slow_per_ms;
+static uint64_t slow_drains_seen;
 
-/* A hand-back slow_ms after the reads (the write took that long, or the
- * reader waited to run in between): CPU 0's producer goes on meanwhile. */
-static int slow_give_back(void *cc, uint64_t n)
+/* A drain's records come slow_ms after it started (it waited that long
+ * to run, or its writes took that long): CPU 0's producer goes on
+ * meanwhile.  Once per drain, whatever it reads. */
+static void slow_stage(void *ctx, const struct subbuf_chunk *c)
 {
+	uint64_t drains = slow_ls->timed_drains + slow_ls->woken_drains;
+
+	(void)ctx;
+	(void)c;
+	if (drains == slow_drains_seen)
+		return;
+	slow_drains_seen = drains;
 	fake_now += slow_ms * 1000000ull;
 	fake_relay_events(&slow_rig->fc.relay[0],
 			  (uint64_t)slow_ms * slow_per_ms);
-	return fake_channel_give_back(cc, n);
 }
 
 /*
@@ -641,14 +699,17 @@ static void test_slow_drains(void)
 {
 	struct fake_session r;
 	struct live_source *ls;
+	struct feed_sink sink = { .stage = slow_stage };
 
 	ls = timer_rig(&r, 1);
 	if (!ls)
 		return;
 	slow_rig = &r;
+	slow_ls = ls;
+	slow_drains_seen = 0;
 	slow_ms = 15;
 	slow_per_ms = 5;			/* 38 ms of free room */
-	ls->give_back = slow_give_back;
+	feed_add(&r.t.feed, &sink);
 	run_load(&r, 3000, slow_per_ms);
 	check_uint(r.fc.relay[0].full, ==, 0);
 	check_uint(ls->timed_drains, >, 0);
@@ -663,6 +724,7 @@ static void test_slow_drains(void)
 	check_uint(ls->drain_ns, <=, 11000000);
 	fake_session_stop(&r);
 	slow_rig = NULL;
+	slow_ls = NULL;
 }
 
 /*
@@ -1088,6 +1150,7 @@ int main(void)
 	TEST(test_buffers_go_and_come_back(), "buffers removed under the mapping: announced, picked up again");
 	TEST(test_cpu_comes_online(), "a CPU that comes online later is followed");
 	TEST(test_cpu_that_cannot_be_opened(), "a buffer file that cannot be opened: the others go on, a reset is noticed");
+	TEST(test_each_subbuf_handed_back_before_the_next(), "a drain hands each sub-buffer back before it reads the next");
 	TEST(test_busy_cpu_starves_none(), "a producer that outruns relaytop: a lap of its buffer, then the others");
 	TEST(test_each_buffer_handed_back_before_the_next(), "a drain hands each buffer back before it reads the next");
 	TEST(test_soonest_full_read_first(), "a drain reads first the buffer that fills soonest");
