@@ -231,6 +231,19 @@ storm_relay() {
 		"produced=$produced kernel_dropped=$kdropped wakeups=$wakeups" \
 		"duplicated=$5 out_of_place=$6 id_unaccounted=$7 $noise $drains"
 }
+# The same into /dev/null, as ftrace's readers below write: what the
+# reader costs without a file to write.  No file to check: relaytop's own
+# reader checks every record's event number as it reads (chunks out of
+# place, events missing that no count says), and says so at the end.
+storm_relay_null() {
+	recorded "switch wakeup" -t $STORM_SECS
+	set -- "$1" $rec
+	live=$(awk '/chunks of records not where/ { m += $4; u += $(NF - 8) }
+		END { printf "live_misplaced=%d live_unaccounted=%d", m, u }' /tmp/rt.txt)
+	emit "storm mode=sched_relay_null round=$1 $lg captured=$2 dropped=$3 lost=$4" \
+		"produced=$produced kernel_dropped=$kdropped wakeups=$wakeups" \
+		"$live $noise $drains"
+}
 # ftrace_piped CMD...: ftrace's switch and wake-up events, with one
 # read_reader per CPU on trace_pipe_raw while CMD (a load) runs; sets lg
 # (CMD's last line), noise and cpu (the readers' self-noise and CPU time).
@@ -244,7 +257,9 @@ ftrace_piped() {
 	ftrace_events sched_switch sched_wakeup
 	readers=
 	for c in $cpus; do
-		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > /dev/null 2> /tmp/rr$c.err &
+		out=/dev/null
+		[ -n "${FT_FILES:-}" ] && out=/tmp/ftrace-cpu$c.raw	# as trace-cmd
+		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > $out 2> /tmp/rr$c.err &
 		readers="$readers $!"
 	done
 	sleep 1
@@ -257,11 +272,12 @@ ftrace_piped() {
 		kill -0 $p 2>/dev/null || fail "a trace_pipe_raw reader ended: $(cat /tmp/rr*.err)"
 	done
 	kill $readers; wait $readers 2>/dev/null
+	rm -f /tmp/ftrace-cpu*.raw
 }
 storm_ftrace() {
 	ftrace_piped loadgen -q -t $STORM_SECS
 	set -- "$1" $(ftrace_counts)
-	emit "storm mode=ftrace round=$1 $lg captured=${2#read=} $3 $4 $5 $noise"
+	emit "storm mode=ftrace${FT_FILES:-} round=$1 $lg captured=${2#read=} $3 $4 $5 $noise"
 }
 # Can ftrace's ring buffer be mapped (Linux 6.10 on)?
 mmap_ok=no
@@ -292,6 +308,12 @@ while [ $r -le "$ROUNDS" ]; do
 	storm_relay $r
 	RT_ARGS= VARIANT=
 	storm_ftrace $r
+	# each side's reader with and without a file to write: relaytop
+	# into /dev/null, ftrace's readers into a file per CPU
+	storm_relay_null $r
+	FT_FILES=_files
+	storm_ftrace $r
+	FT_FILES=
 	[ $mmap_ok = yes ] && storm_ftrace_mmap $r
 	r=$((r + 1))
 done
