@@ -476,13 +476,23 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 	 * drops only when none is free), past what any header says */
 	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
 		ls->stats_due = true;
-	cc->reader.per_call = 1;
 	do {
-		f = subbuf_reader_read(&cc->reader, &sink);
-		flags |= f;
+		int e = 0;
+
+		f = subbuf_reader_read_upto(&cc->reader, &sink, 1);
+		flags |= f & ~SUBBUF_MORE;
 		feed_commit(ls->feed);
-		*err = subbuf_reader_handback(&cc->reader, ls->give_back, cc);
-	} while ((f & SUBBUF_MORE) && !*err && --lap);
+		/* a read-only buffer (overwrite mode) is read on all the same,
+		 * with one failed hand-back a read (-EBADF) */
+		if (!*err)
+			e = subbuf_reader_handback(&cc->reader, ls->give_back,
+						   cc);
+		if (e)
+			*err = e;
+		if (e == -ENODEV || e == -ENOENT)
+			break;	/* gone */
+	} while ((f & SUBBUF_MORE) && --lap);
+	flags |= f & SUBBUF_MORE;
 	note_losses(ls, cc, &cc->reader);
 	marks_of(ls, cc->cpu)->more = f & SUBBUF_MORE;
 	if (!(f & SUBBUF_MORE)) {

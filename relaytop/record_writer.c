@@ -13,8 +13,8 @@
  *
  * Zero-copy mode (a live recording into a file): a DATA block's header
  * goes into the buffer and its payload stays in the mapping; after each
- * buffer a drain read (or the drainers' queues replayed) the source calls
- * recorder_commit(), which writes all of it with one writev() and then
+ * sub-buffer a drain read (or the drainers' queues replayed) the source
+ * calls recorder_commit(), which writes all of it with one writev() and then
  * checks every block's sub-buffer header again: one the producer rewrote
  * meanwhile (overwrite mode, a reset) was written torn, and its header is
  * rewritten in place as SKIPPED, its records counted lost in it and in

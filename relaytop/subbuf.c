@@ -420,11 +420,16 @@ static bool read_chunk(struct subbuf_reader *r, uint32_t end,
 unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				const struct subbuf_sink *sink)
 {
+	/* At most one lap per call, so one busy CPU cannot starve the
+	 * rest. */
+	return subbuf_reader_read_upto(r, sink, r->geom.n_subbufs + 2);
+}
+
+unsigned int subbuf_reader_read_upto(struct subbuf_reader *r,
+				     const struct subbuf_sink *sink,
+				     uint32_t budget)
+{
 	unsigned int flags = 0;
-	/* At most one lap per call, so one busy CPU cannot starve the rest
-	 * (or what the caller asks: a sub-buffer, to hand it back before
-	 * the next is read). */
-	uint32_t budget = r->per_call ? r->per_call : r->geom.n_subbufs + 2;
 
 	if (!r->synced && !subbuf_reader_sync(r))
 		return SUBBUF_UNSYNCED;

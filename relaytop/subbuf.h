@@ -89,8 +89,6 @@ struct subbuf_reader {
 	unsigned int cpu;
 	bool count_mix;		/* fill chunk.mix and .unknown (reads every
 				 * record's type); off: they are 0 */
-	uint32_t per_call;	/* sub-buffers a read goes through at most
-				 * (0: a lap, n_subbufs + 2) */
 
 	bool synced;		/* next_seq is a real position */
 	uint64_t next_seq;	/* sub-buffer being read (or waited for) */
@@ -147,11 +145,15 @@ enum {
 
 /*
  * Read everything the producer committed since the last call (at most one
- * lap of the buffer per call, or per_call sub-buffers) and show it to
- * sink.  Returns SUBBUF_* flags.
+ * lap of the buffer per call) and show it to sink.  Returns SUBBUF_* flags.
  */
 unsigned int subbuf_reader_read(struct subbuf_reader *r,
 				const struct subbuf_sink *sink);
+/* The same, going through at most budget sub-buffers (a lap is
+ * n_subbufs + 2): SUBBUF_MORE when it stopped there. */
+unsigned int subbuf_reader_read_upto(struct subbuf_reader *r,
+				     const struct subbuf_sink *sink,
+				     uint32_t budget);
 
 /*
  * Hand the finished sub-buffers back: give(ctx, until) tells the kernel

@@ -292,6 +292,18 @@ struct subbuf_handback {
 	uint64_t seq[8], consumed[8];
 };
 
+/* Hand-backs that came while the recording still had records of the
+ * drain to write. */
+static struct top *unwritten_top;
+static unsigned int unwritten_at_handback;
+
+static int written_first_give_back(void *cc, uint64_t n)
+{
+	if (unwritten_top->rec->len || unwritten_top->rec->nbatch)
+		unwritten_at_handback++;
+	return fake_channel_give_back(cc, n);
+}
+
 static void subbuf_handback_stage(void *ctx, const struct subbuf_chunk *c)
 {
 	struct subbuf_handback *h = ctx;
@@ -303,8 +315,8 @@ static void subbuf_handback_stage(void *ctx, const struct subbuf_chunk *c)
 }
 
 /*
- * Within a buffer, each sub-buffer is written and handed back before the
- * next is read.  Before, a buffer's lap was read, written with one
+ * Within a buffer, each sub-buffer is written, then handed back, before
+ * the next is read.  Before, a buffer's lap was read, written with one
  * writev() and only then handed back: a drain preempted while it wrote
  * (a storm's tasks share its CPU) held the whole buffer, full, until it
  * ran again.
@@ -320,8 +332,12 @@ static void test_each_subbuf_handed_back_before_the_next(void)
 	if (!check(rig_start(&r, 1, false, record_path)))
 		return;
 	feed_add(&r.t.feed, &sink);
+	unwritten_top = &r.t;
+	unwritten_at_handback = 0;
+	r.t.live.give_back = written_first_give_back;
 	fake_relay_events(&r.fc.relay[0], 3 * 63 + 5);	/* 3 finished */
 	top_drain(&r.t);
+	check_uint(unwritten_at_handback, ==, 0);
 	check_uint(h.n, ==, 4);
 	for (unsigned int k = 0; k < h.n; k++) {
 		check_uint(h.seq[k], ==, h.seq[0] + k);
@@ -671,15 +687,15 @@ static struct live_source *slow_ls;
 static unsigned int slow_ms, slow_per_ms;
 static uint64_t slow_drains_seen;
 
-/* A drain's records come slow_ms after it started (it waited that long
- * to run, or its writes took that long): CPU 0's producer goes on
- * meanwhile.  Once per drain, whatever it reads. */
-static void slow_stage(void *ctx, const struct subbuf_chunk *c)
+/* A drain's first commit (the write of what it read first, before that
+ * sub-buffer goes back) takes slow_ms (the write took that long, or the
+ * reader was preempted in it): CPU 0's producer goes on meanwhile.  Once
+ * per drain. */
+static void slow_commit(void *ctx)
 {
 	uint64_t drains = slow_ls->timed_drains + slow_ls->woken_drains;
 
 	(void)ctx;
-	(void)c;
 	if (drains == slow_drains_seen)
 		return;
 	slow_drains_seen = drains;
@@ -699,7 +715,7 @@ static void test_slow_drains(void)
 {
 	struct fake_session r;
 	struct live_source *ls;
-	struct feed_sink sink = { .stage = slow_stage };
+	struct feed_sink sink = { .commit = slow_commit };
 
 	ls = timer_rig(&r, 1);
 	if (!ls)
@@ -1120,10 +1136,15 @@ static int read_only_give_back(void *cc, uint64_t n)
 	return -EBADF;
 }
 
-/* Hand-back refused (EBADF) in OVERWRITE mode: what the status line says. */
+/*
+ * Hand-back refused (EBADF) in OVERWRITE mode: what the status line says,
+ * and the drain reads on all the same (a refused hand-back once stopped
+ * it after the first sub-buffer).
+ */
 static void read_only(bool overwrite)
 {
 	struct fake_session r;
+	struct view v;
 
 	if (!check(rig_start(&r, 1, overwrite, NULL)))
 		return;
@@ -1131,6 +1152,8 @@ static void read_only(bool overwrite)
 	app_status(&r.t.app, false, "a note (TERM fell back to vt100)");
 	fake_relay_events(&r.fc.relay[0], 100);	/* more than a sub-buffer */
 	top_drain(&r.t);
+	top_view(&r.t, &v);
+	check_uint(v.st->cpu[0].events, ==, 100);
 	if (overwrite) {
 		check(!r.t.app.status_error);
 		check_str(r.t.app.status, "a note (TERM fell back to vt100)");
