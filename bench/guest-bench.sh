@@ -13,11 +13,13 @@
 #     tracepoint with sched_relay's probe, with ftrace's sched_wakeup event,
 #     and with nothing attached;
 #  2. context-switch storm (loadgen flat out on every CPU): off, sched_relay
-#     with relaytop --record, ftrace's sched_switch+sched_wakeup with a
-#     trace_pipe_raw reader per CPU, and (Linux 6.10 on) the same with one
-#     reader of ftrace's mapped ring buffer, at the same buffer memory per
-#     CPU; each reader's self-noise (its context switches and wake-ups,
-#     from /proc/PID/status, which the trace records as events);
+#     with relaytop --record (into tmpfs, checked; with --threads; into
+#     /dev/null), ftrace's sched_switch+sched_wakeup with a trace_pipe_raw
+#     reader per CPU (into /dev/null; writing a file each), and (Linux
+#     6.10 on) the same with one reader of ftrace's mapped ring buffer, at
+#     the same buffer memory per CPU; each reader's self-noise (its
+#     context switches and wake-ups, from /proc/PID/status, which the
+#     trace records as events);
 #  3. reader cost: relaytop --record against read_reader (and ftrace's
 #     mapped reader on ftrace's events) at one paced load, CPU time from
 #     cputime; then relaytop's highest zero-loss rate;
