@@ -45,7 +45,7 @@
 #include "test-lib.h"
 #include "util.h"
 
-static char record_path[] = "/tmp/t-session.XXXXXX";
+static char record_path[sizeof("/tmp/t-session.XXXXXX")];
 
 /* The live mode on a fake channel of small sub-buffers (4 of 4096 bytes). */
 static bool rig_start(struct fake_session *r, unsigned int ncpus,
@@ -54,6 +54,19 @@ static bool rig_start(struct fake_session *r, unsigned int ncpus,
 	memset(r, 0, sizeof(*r));
 	r->opt.record = record;
 	return fake_session_start(r, ncpus, 4096, 4, overwrite, OUT_NONE);
+}
+
+/* The same, recording (no-overwrite) into a new file, record_path. */
+static bool rig_start_recording(struct fake_session *r, unsigned int ncpus)
+{
+	int fd;
+
+	strcpy(record_path, "/tmp/t-session.XXXXXX");
+	fd = mkstemp(record_path);
+	if (!check(fd >= 0))
+		return false;
+	close(fd);
+	return check(rig_start(r, ncpus, false, record_path));
 }
 
 static void test_counts_and_flow(void)
@@ -267,10 +280,8 @@ static void test_each_buffer_handed_back_before_the_next(void)
 	struct fake_session r;
 	struct handback_order h = { .fc = &r.fc };
 	struct feed_sink sink = { .stage = handback_order_stage, .ctx = &h };
-	int fd = mkstemp(record_path);
 
-	close(fd);
-	if (!check(rig_start(&r, 2, false, record_path)))
+	if (!rig_start_recording(&r, 2))
 		return;
 	feed_add(&r.t.feed, &sink);
 	fake_relay_events(&r.fc.relay[0], 3 * 63 + 1);	/* 3 finished */
@@ -282,7 +293,6 @@ static void test_each_buffer_handed_back_before_the_next(void)
 	check_int(top_finish(&r.t), ==, 0);
 	fake_session_stop(&r);
 	unlink(record_path);
-	strcpy(record_path, "/tmp/t-session.XXXXXX");
 }
 
 /* What the producer of CPU 0 had back as each of its chunks was read. */
@@ -326,10 +336,8 @@ static void test_each_subbuf_handed_back_before_the_next(void)
 	struct fake_session r;
 	struct subbuf_handback h = { .fc = &r.fc };
 	struct feed_sink sink = { .stage = subbuf_handback_stage, .ctx = &h };
-	int fd = mkstemp(record_path);
 
-	close(fd);
-	if (!check(rig_start(&r, 1, false, record_path)))
+	if (!rig_start_recording(&r, 1))
 		return;
 	feed_add(&r.t.feed, &sink);
 	unwritten_top = &r.t;
@@ -347,7 +355,6 @@ static void test_each_subbuf_handed_back_before_the_next(void)
 	check_int(top_finish(&r.t), ==, 0);
 	fake_session_stop(&r);
 	unlink(record_path);
-	strcpy(record_path, "/tmp/t-session.XXXXXX");
 }
 
 /* The CPUs in the order a drain first staged their chunks. */
@@ -933,10 +940,9 @@ static void test_recording_says_it_all(void)
 	struct record_item it;
 	uint64_t records[2] = { 0 }, dropped[2] = { 0 }, written[2] = { 0 };
 	unsigned int restarts = 0, gone = 0, configs = 0;
-	int rc, fd = mkstemp(record_path);
+	int rc;
 
-	close(fd);
-	if (!check(rig_start(&r, 2, false, record_path)))
+	if (!rig_start_recording(&r, 2))
 		return;
 	fake_relay_events(&r.fc.relay[0], 200);
 	fake_relay_events(&r.fc.relay[1], 100);
@@ -1021,10 +1027,7 @@ static void scan_drops(struct drops_seen *d)
  */
 static bool record_stats_only_drops(struct fake_session *r)
 {
-	int fd = mkstemp(record_path);
-
-	close(fd);
-	if (!check(rig_start(r, 1, false, record_path)))
+	if (!rig_start_recording(r, 1))
 		return false;
 	fake_relay_events(&r->fc.relay[0], 4 * 63 + 11);	/* 11 dropped */
 	fake_channel_sync_files(&r->fc);
