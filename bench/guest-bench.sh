@@ -60,6 +60,29 @@ ncpus=$(grep -c ^processor /proc/cpuinfo)
 cpus=$(i=0; while [ $i -lt "$ncpus" ]; do echo $i; i=$((i + 1)); done)
 
 emit() { echo "$*" >> "$raw"; echo "# $*"; }
+# wait_for_line SECS FILE PATTERN: until FILE has a line matching PATTERN
+# (status 0), or SECS seconds of uptime passed (status 1).
+wait_for_line() {
+	_end=$(( $(cut -d. -f1 /proc/uptime) + $1 ))
+	until grep -q "$3" "$2"; do
+		[ "$(cut -d. -f1 /proc/uptime)" -ge $_end ] && return 1
+		sleep 0.05
+	done
+}
+# wait_for_fds SECS PATTERN PID...: until each PID has a file open (or
+# mapped) whose path matches PATTERN (status 0), or SECS seconds passed
+# (status 1): the readers are at their buffers before the load starts.
+wait_for_fds() {
+	_end=$(( $(cut -d. -f1 /proc/uptime) + $1 )) _pat=$2
+	shift 2
+	for _p in "$@"; do
+		until ls -l /proc/$_p/fd 2>/dev/null | grep -q "$_pat" ||
+		      grep -q "$_pat" /proc/$_p/maps 2>/dev/null; do
+			[ "$(cut -d. -f1 /proc/uptime)" -ge $_end ] && return 1
+			sleep 0.05
+		done
+	done
+}
 fail() { echo "# FAILED: $*"; exit 1; }
 # sum_stat NAME: the sum over the CPUs of the array in stats/NAME
 sum_stat() { awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }' $D/stats/$1; }
@@ -200,7 +223,11 @@ recorded() {
 	shift
 	relaytop --record "${REC_FILE:-/dev/null}" --no-ui $RT_ARGS > /tmp/rt.txt 2>&1 &
 	rt=$!
-	sleep 1
+	# not a second's grace: relaytop says "recording to" once every
+	# buffer is open and mapped (its first run in a boot, under TCG and
+	# a busy host, took longer than the load's first 130 ms to fill one)
+	wait_for_line 120 /tmp/rt.txt 'recording to' ||
+		fail "relaytop --record did not start: $(cat /tmp/rt.txt)"
 	lg=$(loadgen -q "$@" | tail -n 1)
 	frozen $rt disable_relay
 	noise=$(self_noise $rt)
@@ -264,7 +291,8 @@ ftrace_piped() {
 		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > $out 2> /tmp/rr$c.err &
 		readers="$readers $!"
 	done
-	sleep 1
+	wait_for_fds 120 trace_pipe_raw $readers ||
+		fail "the trace_pipe_raw readers did not start: $(cat /tmp/rr*.err)"
 	lg=$("$@" | tail -n 1)
 	frozen "$readers" ftrace_events
 	sleep 2			# the readers read what is left
@@ -291,7 +319,8 @@ storm_ftrace_mmap() {
 	ftrace_events sched_switch sched_wakeup
 	ftrace_mmap_reader 0 $(cpu_files) > /dev/null 2> /tmp/fmr.err &
 	fmr=$!
-	sleep 1
+	wait_for_fds 120 trace_pipe_raw $fmr ||
+		fail "ftrace_mmap_reader did not start: $(cat /tmp/fmr.err)"
 	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
 	frozen $fmr ftrace_events
 	noise=$(self_noise $fmr)
@@ -336,7 +365,13 @@ reader() {
 			> /dev/null 2> /tmp/reader.err & ;;
 	esac
 	pid=$!
-	sleep 1
+	# cputime's child, at its buffers
+	until pgrep -x relaytop > /dev/null || pgrep -x read_reader > /dev/null; do
+		kill -0 $pid 2>/dev/null || fail "$1 reader: $(cat /tmp/reader.err)"
+		sleep 0.05
+	done
+	wait_for_fds 120 'sched_relay/buffers/cpu' $(pgrep -x relaytop; pgrep -x read_reader) ||
+		fail "$1 reader did not start: $(cat /tmp/reader.err)"
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
 	frozen "$(pgrep -x relaytop; pgrep -x read_reader)" disable_relay
 	wait $pid || fail "$1 reader: $(cat /tmp/reader.err)"
@@ -354,7 +389,12 @@ reader_ftrace_mmap() {
 	cputime ftrace_mmap_reader $((READER_SECS + 2)) $(cpu_files) \
 		> /dev/null 2> /tmp/reader.err &
 	pid=$!
-	sleep 1
+	until pgrep -x ftrace_mmap_rea > /dev/null; do
+		kill -0 $pid 2>/dev/null || fail "ftrace_mmap reader: $(cat /tmp/reader.err)"
+		sleep 0.05
+	done
+	wait_for_fds 120 trace_pipe_raw $(pgrep -x ftrace_mmap_rea) ||
+		fail "ftrace_mmap reader did not start: $(cat /tmp/reader.err)"
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
 	frozen "$(pgrep -x ftrace_mmap_rea)" ftrace_events
 	wait $pid || fail "ftrace_mmap reader: $(cat /tmp/reader.err)"
