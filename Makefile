@@ -46,8 +46,11 @@ KCSAN_MODULES := $(KBUILD)/kcsan-modules
 GUEST := $(BUILD)/guest
 JOBS ?= $(shell nproc)
 
-# The kernel is built with ccache when it is there.
-CCACHE := $(shell command -v ccache 2>/dev/null)
+# The kernel is built with ccache when it is there: looked for when a
+# recipe uses KCC, after `deps` ran (on a fresh machine it installs ccache
+# during the first make, and a CC settled before that made the next make
+# rebuild the whole kernel with the new CC).
+CCACHE = $(shell command -v ccache 2>/dev/null)
 KCC ?= $(if $(CCACHE),ccache gcc,gcc)
 KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS)
 # Modules are built against the kernel's output directory.
