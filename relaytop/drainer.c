@@ -259,28 +259,29 @@ static void pace_update(struct pace *p, const struct drain_read *rd)
 	p->events = events;
 }
 
-/*
- * How long to wait before the next read without polling the buffer (0:
- * poll it, a wake-up per sub-buffer): the time the producer takes at its
- * rate to fill DRAINER_FILL_TARGET of the free room, when that is at least
- * DRAINER_MIN_NAP_NS, the buffer fills a sub-buffer within the refresh
- * interval (else it is quiet: polled, so that a burst is read at once),
- * and the read did not find it past DRAINER_FILL_BACKSTOP (its rate rose).
- */
+uint64_t drainer_nap_ns(const struct subbuf_geometry *g, double rate,
+			double fill, uint64_t interval_ns)
+{
+	double cap = subbuf_capacity(g), room = cap * (g->n_subbufs - 1);
+	double t, margin;
+
+	if (rate <= 0 || rate * (double)interval_ns / 1e9 <= cap ||
+	    fill >= DRAINER_FILL_BACKSTOP)
+		return 0;
+	t = DRAINER_FILL_TARGET * room / rate * 1e9;
+	margin = (1 - DRAINER_FILL_TARGET) * room / rate * 1e9;
+	if (t < (double)DRAINER_MIN_NAP_NS ||
+	    margin < (double)DRAINER_NAP_MARGIN_NS)
+		return 0;
+	return (uint64_t)t;
+}
+
 static uint64_t nap_ns(const struct drainer *d, const struct pace *p,
 		       const struct drain_read *rd)
 {
-	const struct subbuf_geometry *g = &rd->reader.geom;
-	double cap = subbuf_capacity(g), room = cap * (g->n_subbufs - 1);
-	double interval = (double)__atomic_load_n(&d->set->interval_ns,
-						  __ATOMIC_RELAXED) / 1e9;
-	double t;
-
-	if (p->rate <= 0 || p->rate * interval <= cap ||
-	    rd->fill >= DRAINER_FILL_BACKSTOP)
-		return 0;
-	t = DRAINER_FILL_TARGET * room / p->rate * 1e9;
-	return t >= (double)DRAINER_MIN_NAP_NS ? (uint64_t)t : 0;
+	return drainer_nap_ns(&rd->reader.geom, p->rate, rd->fill,
+			      __atomic_load_n(&d->set->interval_ns,
+					      __ATOMIC_RELAXED));
 }
 
 /* Should the main thread hear of what d queued now?  When it queued

@@ -54,6 +54,16 @@
 #define DRAINER_FILL_TARGET	0.4
 #define DRAINER_FILL_BACKSTOP	0.6
 #define DRAINER_MIN_NAP_NS	1000000ull
+/*
+ * ... and only when the rest of the free room, what the producer fills
+ * while the drainer wakes from its nap and waits to run, lasts at least
+ * DRAINER_NAP_MARGIN_NS at the rate: a thread at normal priority on a
+ * CPU the load keeps busy waits that long to run (the bench's drains
+ * came up to 28 ms late).  Less room than that, small buffers above all,
+ * and the buffer is polled: woken at each sub-buffer, as ftrace's
+ * readers are at each page.
+ */
+#define DRAINER_NAP_MARGIN_NS	30000000ull
 
 /* Copies of what reads produced, in order (items, see drainer.c). */
 struct drain_queue {
@@ -141,6 +151,20 @@ void drainers_unlock(struct drainers *ds);
 /* Wake every drainer to read once more (the tick's: a buffer that woke a
  * drainer without news is read only then, as the loop's idle ones). */
 void drainers_kick(struct drainers *ds);
+
+/*
+ * How long a drainer may wait before its next read of a buffer of
+ * geometry g without polling it (0: poll it, a wake-up per sub-buffer),
+ * its producer writing rate events/s, the last read having found it
+ * fill (0..1) full, the refresh interval interval_ns: the time the
+ * producer takes to fill DRAINER_FILL_TARGET of the free room, when
+ * that is at least DRAINER_MIN_NAP_NS, what is left of the room then
+ * lasts DRAINER_NAP_MARGIN_NS, the buffer fills a sub-buffer within the
+ * refresh interval (else it is quiet: polled, so that a burst is read at
+ * once), and the read did not find it past DRAINER_FILL_BACKSTOP.
+ */
+uint64_t drainer_nap_ns(const struct subbuf_geometry *g, double rate,
+			double fill, uint64_t interval_ns);
 
 /* Read d's buffer now, from the calling (main) thread, into its queue. */
 void drainer_read_now(struct drainer *d);

@@ -653,13 +653,16 @@ static void schedule(struct live_source *ls, const unsigned int *which,
 		const struct live_marks *m = marks_of(ls, cc->cpu);
 		bool busy = busy_at(ls, m->rate);
 		double t = busy ? LIVE_FILL_TARGET * room / m->rate * 1e9 : 0;
+		double left = t * (1 - LIVE_FILL_TARGET) / LIVE_FILL_TARGET;
 
 		/* a timer whose shortest period is longer than the buffer
-		 * takes to fill cannot come in time: such a buffer stays
-		 * polled, read at each sub-buffer's wake-up (small buffers
-		 * at a high rate).  How long a drain takes is not counted:
-		 * a woken read takes as long */
-		busy = busy && t >= (double)LIVE_MIN_DRAIN_NS;
+		 * takes to fill, or that leaves less room than a wait to
+		 * run, cannot come in time: such a buffer stays polled,
+		 * read at each sub-buffer's wake-up (small buffers at a
+		 * high rate).  How long a drain takes is not counted: a
+		 * woken read takes as long */
+		busy = busy && t >= (double)LIVE_MIN_DRAIN_NS &&
+		       left >= (double)ls->late_margin_ns;
 		/* polled until its rate is known (see LIVE_BUSY_RUNS) */
 		cc->timed = busy && m->busy_runs >= LIVE_BUSY_RUNS &&
 			    m->fill < LIVE_FILL_BACKSTOP;
@@ -1307,6 +1310,7 @@ int live_source_open(struct live_source *ls, const char *dir,
 	ls->feed = feed;
 	ls->give_back = give_back_default;
 	ls->interval_ns = 1000000000ull;	/* till the first tick says */
+	ls->late_margin_ns = LIVE_LATE_MARGIN_NS;
 	channel_install_sigbus();
 	err = map_channel(ls, msg, len);
 	if (err)

@@ -33,6 +33,12 @@
 #define LIVE_FILL_BACKSTOP	0.6
 #define LIVE_MIN_DRAIN_NS	1000000ull
 #define LIVE_BUSY_RUNS		2
+/* ... and goes on the timer only when what is left of its free room after
+ * LIVE_FILL_TARGET, what the producer fills while the timer fires and we
+ * wait to run, lasts this long at its rate: a thread at normal priority
+ * on a CPU the load keeps busy waits that long (the bench's timed drains
+ * came up to 28 ms late).  Less room, and it is polled. */
+#define LIVE_LATE_MARGIN_NS	30000000ull
 
 /*
  * Reader threads: always, never, or (auto, the default) for buffers of at
@@ -76,6 +82,8 @@ struct live_source {
 	uint64_t interval_ns;	/* the refresh interval: the longest wait */
 	uint64_t drain_at;	/* next timed drain, or 0: none */
 	uint64_t drain_ns;	/* its period, from when a drain begins */
+	uint64_t late_margin_ns;	/* LIVE_LATE_MARGIN_NS (tests of the
+					 * timer's steps: 0) */
 	uint64_t drain_took_ns;	/* how long drains take, from their start
 				 * to the hand-back (a rise at once, a fall
 				 * by halves): the producer fills that too */

@@ -490,10 +490,45 @@ static void test_buffers_removed_under_drainer(void)
 	fake_session_stop(&r);
 }
 
+/*
+ * The drain schedule at small geometries: a drainer naps (reads without
+ * being woken) only where what is left of the free room after the nap
+ * outlasts the wait to run of a busy CPU (DRAINER_NAP_MARGIN_NS).  At 4 x
+ * 4 KiB (189 records of room) a paced 10k events/s fills the room in 19
+ * ms, at 60k flat out in 3 ms: napping there (7.6 ms and 1.3 ms, rounded
+ * up to 2 ms by poll()) dropped where ftrace's readers, woken at each
+ * page, did not.  Those buffers are polled; the default 8 x 64 KiB at the
+ * storm's 62k events/s (115 ms of room) naps 46 ms, and is polled in a
+ * surge to 200k (36 ms of room, 21 ms left after a nap).
+ */
+static void test_nap_at_small_geometries(void)
+{
+	struct subbuf_geometry g4k = { 4096, 4 }, g16k = { 16384, 4 },
+			       g64k = { 65536, 8 };
+	uint64_t second = 1000000000ull, nap;
+
+	check_uint(drainer_nap_ns(&g4k, 10000, 0.3, second), ==, 0);
+	check_uint(drainer_nap_ns(&g4k, 60000, 0.3, second), ==, 0);
+	check_uint(drainer_nap_ns(&g16k, 60000, 0.3, second), ==, 0);
+	/* 4 x 16 KiB paced (765 records of room at 10k/s: 76 ms) naps */
+	nap = drainer_nap_ns(&g16k, 10000, 0.3, second);
+	check_uint(nap, >=, 30000000);
+	check_uint(nap, <=, 31000000);
+	nap = drainer_nap_ns(&g64k, 62000, 0.3, second);
+	check_uint(nap, >=, 45000000);
+	check_uint(nap, <=, 47000000);
+	check_uint(drainer_nap_ns(&g64k, 200000, 0.3, second), ==, 0);
+	/* past the backstop, or quiet: polled */
+	check_uint(drainer_nap_ns(&g64k, 62000, 0.7, second), ==, 0);
+	check_uint(drainer_nap_ns(&g64k, 500, 0.0, second), ==, 0);
+	check_uint(drainer_nap_ns(&g64k, 0, 0.0, second), ==, 0);
+}
+
 int main(void)
 {
 	TEST(test_handback_without_main_loop(), "the producer gets its sub-buffers back while the main loop does not run; then every record, once, in order");
 	TEST(test_quiet_buffer_stays_polled(), "a tick's read of a quiet buffer: the drainer polls it on and reads it at its next POLLIN");
+	TEST(test_nap_at_small_geometries(), "a drainer naps only where the room left after the nap outlasts a busy CPU's wait to run; small buffers are polled");
 	TEST(test_threads_for_small_buffers(), "by default, drainers for buffers of 64 KiB a CPU or less of the kernel's; one reader otherwise");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
 	TEST(test_race_checks_clean(), "producer, resets, drainers and the main loop's reads racing: the recording checks clean, records + drops == events");

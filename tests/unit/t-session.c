@@ -485,6 +485,10 @@ static struct live_source *timer_rig(struct fake_session *r,
 	if (!check(rig_start(r, ncpus, false, NULL)))
 		return NULL;
 	r->t.live.clock = fake_clock;
+	/* the timer's steps at 4 x 4 KiB, whose room lasts less than a
+	 * busy CPU's wait to run at these rates: no margin for that here
+	 * (test_timer_leaves_room_to_run() has it) */
+	r->t.live.late_margin_ns = 0;
 	fake_now = 1000000000ull;
 	top_drain(&r->t);			/* the first look */
 	return &r->t.live;
@@ -522,6 +526,7 @@ static void test_drain_timer(void)
 		return;
 	ls = &r.t.live;
 	ls->clock = fake_clock;
+	ls->late_margin_ns = 0;		/* as timer_rig() */
 	fake_now = t0 = 1000000000ull;
 	top_drain(&r.t);			/* the first look */
 	check_uint(ls->drain_at, ==, 0);
@@ -775,6 +780,43 @@ static void test_timer_too_slow_stays_polled(void)
 	check_uint(ls->drain_at, ==, 0);
 	top_tick(&r.t);
 	check_uint(r.t.tally.st.cpu[0].events, ==, 30000 * per_step);
+	fake_session_stop(&r);
+}
+
+/*
+ * The drain schedule at a small geometry, with the margin for a wait to
+ * run (LIVE_LATE_MARGIN_NS): 4 x 4 KiB at 9.4k events/s (1.5 sub-buffers
+ * in 10 ms) fills its 12 KiB of free room in 20 ms; a timed drain at 40%
+ * of it leaves 12 ms, less than a normal-priority reader on a busy CPU
+ * waits to run, so the buffer stays polled.  At 1.9k events/s (the room
+ * lasts 101 ms: 61 ms left after the drain's 40%) it goes on the timer.
+ */
+static void test_timer_leaves_room_to_run(void)
+{
+	struct fake_session r;
+	struct live_source *ls;
+	unsigned int cap = 63;
+
+	ls = timer_rig(&r, 1);
+	if (!ls)
+		return;
+	ls->late_margin_ns = LIVE_LATE_MARGIN_NS;
+	for (unsigned int k = 0; k < 4; k++) {
+		fake_now += 10000000;
+		fake_relay_events(&r.fc.relay[0], cap + cap / 2);
+		top_drain(&r.t);
+	}
+	check(!ls->ch.cpus[0].timed);
+	check_uint(ls->drain_at, ==, 0);
+	/* slower: the rate falls by halves, so a few estimates */
+	for (unsigned int k = 0; k < 8; k++) {
+		fake_now += 10000000;
+		fake_relay_events(&r.fc.relay[0], 19);
+		top_drain(&r.t);
+	}
+	check(ls->ch.cpus[0].timed);
+	check_uint(ls->drain_at, >, fake_now);
+	check_uint(r.fc.relay[0].full, ==, 0);
 	fake_session_stop(&r);
 }
 
@@ -1186,6 +1228,7 @@ int main(void)
 	TEST(test_burst_after_quiet(), "a burst after a quiet spell or a full buffer: polled until its rate is known, nothing dropped");
 	TEST(test_slow_drains(), "drains that take time: timed from their start, their length left room for");
 	TEST(test_timer_too_slow_stays_polled(), "a buffer that fills faster than the timer's shortest period stays polled");
+	TEST(test_timer_leaves_room_to_run(), "a buffer whose room after a timed drain lasts less than a busy CPU's wait to run stays polled");
 	TEST(test_woken_reads_keep_timer(), "woken reads of a polled buffer do not put off the timed drain");
 	TEST(test_drain_late_not_stops(), "how late timed drains came: a stop and continue is left out");
 	TEST(test_self_noise(), "relaytop's own events counted, hidden from the figures on request, recorded");
