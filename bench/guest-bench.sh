@@ -97,6 +97,7 @@ sum_stat() { awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }' $D/
 frozen() {
 	_pids=$1
 	shift
+	[ -n "$_pids" ] || fail "no reader to stop while $* runs"
 	kill -STOP $_pids
 	"$@"
 	_rc=$?
@@ -366,14 +367,14 @@ reader() {
 	esac
 	pid=$!
 	# cputime's child, at its buffers
-	until pgrep -x relaytop > /dev/null || pgrep -x read_reader > /dev/null; do
+	until pidof relaytop > /dev/null || pidof read_reader > /dev/null; do
 		kill -0 $pid 2>/dev/null || fail "$1 reader: $(cat /tmp/reader.err)"
 		sleep 0.05
 	done
-	wait_for_fds 120 'sched_relay/buffers/cpu' $(pgrep -x relaytop; pgrep -x read_reader) ||
+	wait_for_fds 120 'sched_relay/buffers/cpu' $(pidof relaytop; pidof read_reader) ||
 		fail "$1 reader did not start: $(cat /tmp/reader.err)"
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
-	frozen "$(pgrep -x relaytop; pgrep -x read_reader)" disable_relay
+	frozen "$(pidof relaytop; pidof read_reader)" disable_relay
 	wait $pid || fail "$1 reader: $(cat /tmp/reader.err)"
 	emit "reader kind=$1 round=$2 produced=$(sum_stat produced) kernel_dropped=$(sum_stat dropped)" \
 		"$(grep -o 'cpu_us=[0-9]*' /tmp/reader.err)" \
@@ -389,14 +390,14 @@ reader_ftrace_mmap() {
 	cputime ftrace_mmap_reader $((READER_SECS + 2)) $(cpu_files) \
 		> /dev/null 2> /tmp/reader.err &
 	pid=$!
-	until pgrep -x ftrace_mmap_rea > /dev/null; do
+	until pidof ftrace_mmap_reader > /dev/null; do
 		kill -0 $pid 2>/dev/null || fail "ftrace_mmap reader: $(cat /tmp/reader.err)"
 		sleep 0.05
 	done
-	wait_for_fds 120 trace_pipe_raw $(pgrep -x ftrace_mmap_rea) ||
+	wait_for_fds 120 trace_pipe_raw $(pidof ftrace_mmap_reader) ||
 		fail "ftrace_mmap reader did not start: $(cat /tmp/reader.err)"
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
-	frozen "$(pgrep -x ftrace_mmap_rea)" ftrace_events
+	frozen "$(pidof ftrace_mmap_reader)" ftrace_events
 	wait $pid || fail "ftrace_mmap reader: $(cat /tmp/reader.err)"
 	set -- $(ftrace_counts)
 	m=$(grep -o 'read=[0-9]* overrun=[0-9]*' /tmp/reader.err)
