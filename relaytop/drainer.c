@@ -10,10 +10,11 @@
  * header into the queue as the reader stages it and keeping it only if
  * the reader settles it intact; then it hands the finished sub-buffers
  * back and queues what the read ended with (struct drain_read).  A read
- * on the buffer's POLLIN that brought nothing (a buffer whose POLLIN
- * stays up: overwrite mode, a read-only file) leaves the buffer unpolled
- * until the next kick, as the loop does with its idle buffers; a kick's
- * read that brings nothing (a quiet buffer) does not.  A SIGBUS in the read (the buffers
+ * on the buffer's POLLIN that brought nothing, with POLLIN still up (a
+ * buffer whose POLLIN stays up: overwrite mode, a read-only file), leaves
+ * the buffer unpolled until the next kick, as the loop does with its idle
+ * buffers; with POLLIN down (the main thread's read took it first), or a
+ * kick's read that brings nothing (a quiet buffer), it is polled on.  A SIGBUS in the read (the buffers
  * were removed) or POLLERR ends its reading: it queues that the buffer
  * went away and waits to be stopped.
  *
@@ -298,6 +299,15 @@ static bool worth_telling(const struct drainer *d, const struct drain_read *rd,
 	       (rd->flags & SUBBUF_RESTARTED) || d->fill.len >= much;
 }
 
+bool drainer_polls_on(int fd, unsigned int flags)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (flags & SUBBUF_PROGRESS)
+		return true;
+	return !(poll(&p, 1, 0) == 1 && (p.revents & POLLIN));
+}
+
 static void *drainer_thread(void *arg)
 {
 	struct drainer *d = arg;
@@ -361,11 +371,9 @@ static void *drainer_thread(void *arg)
 		}
 		pace_update(&pace, &rd);
 		nap = nap_ns(d, &pace, &rd);
-		/* the buffer's POLLIN without news: it stays up (overwrite
-		 * mode, a read-only file), so not polled till a kick; a
-		 * kick without news is a quiet buffer, polled on */
+		/* a kick without news is a quiet buffer, polled on */
 		if (pfd[1].revents & POLLIN)
-			poll_buffer = flags & SUBBUF_PROGRESS;
+			poll_buffer = drainer_polls_on(d->fd, flags);
 		else
 			poll_buffer = true;
 		if (!poll_buffer)

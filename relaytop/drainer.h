@@ -166,6 +166,15 @@ void drainers_kick(struct drainers *ds);
 uint64_t drainer_nap_ns(const struct subbuf_geometry *g, double rate,
 			double fill, uint64_t interval_ns);
 
+/*
+ * After a read that fd's POLLIN woke, with flags (SUBBUF_*): poll fd on?
+ * Yes when the read brought something, or when POLLIN is down by now
+ * (another read, the tick's, took what woke it: the next sub-buffer must
+ * wake the drainer again); no when it stays up with nothing to read
+ * (overwrite mode, a read-only file), where only a kick wakes it.
+ */
+bool drainer_polls_on(int fd, unsigned int flags);
+
 /* Read d's buffer now, from the calling (main) thread, into its queue. */
 void drainer_read_now(struct drainer *d);
 
