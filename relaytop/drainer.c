@@ -14,9 +14,9 @@
  * buffer whose POLLIN stays up: overwrite mode, a read-only file), leaves
  * the buffer unpolled until the next kick, as the loop does with its idle
  * buffers; with POLLIN down (the main thread's read took it first), or a
- * kick's read that brings nothing (a quiet buffer), it is polled on.  A SIGBUS in the read (the buffers
- * were removed) or POLLERR ends its reading: it queues that the buffer
- * went away and waits to be stopped.
+ * kick's read that brings nothing (a quiet buffer), it is polled on.  A
+ * SIGBUS in the read (the buffers were removed) or POLLERR ends its
+ * reading: it queues that the buffer went away and waits to be stopped.
  *
  * An item is 8-byte aligned and starts with its kind and size.  A chunk
  * item holds the struct subbuf_chunk, then the header of its sub-buffer,

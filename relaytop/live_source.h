@@ -35,10 +35,10 @@
 #define LIVE_BUSY_RUNS		2
 /* ... and goes on the timer only when what is left of its free room after
  * LIVE_FILL_TARGET, what the producer fills while the timer fires and we
- * wait to run, lasts this long at its rate: a thread at normal priority
- * on a CPU the load keeps busy waits that long (the bench's timed drains
- * came up to 28 ms late).  Less room, and it is polled. */
-#define LIVE_LATE_MARGIN_NS	30000000ull
+ * wait to run, lasts as long at its rate as a drainer's nap must leave
+ * (DRAINER_NAP_MARGIN_NS: one wait to run, for both).  Less room, and it
+ * is polled. */
+#define LIVE_LATE_MARGIN_NS	DRAINER_NAP_MARGIN_NS
 
 /*
  * Reader threads: always, never, or (auto, the default) for buffers of at
