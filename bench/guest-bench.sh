@@ -60,28 +60,33 @@ ncpus=$(grep -c ^processor /proc/cpuinfo)
 cpus=$(i=0; while [ $i -lt "$ncpus" ]; do echo $i; i=$((i + 1)); done)
 
 emit() { echo "$*" >> "$raw"; echo "# $*"; }
-# wait_for_line SECS FILE PATTERN: until FILE has a line matching PATTERN
-# (status 0), or SECS seconds of uptime passed (status 1).
-wait_for_line() {
+# wait_until SECS CMD...: until CMD succeeds (status 0), or SECS seconds
+# of uptime passed (status 1): the readers are ready before a load starts.
+wait_until() {
 	_end=$(( $(cut -d. -f1 /proc/uptime) + $1 ))
-	until grep -q "$3" "$2"; do
+	shift
+	until "$@"; do
 		[ "$(cut -d. -f1 /proc/uptime)" -ge $_end ] && return 1
 		sleep 0.05
 	done
 }
-# wait_for_fds SECS PATTERN PID...: until each PID has a file open (or
-# mapped) whose path matches PATTERN (status 0), or SECS seconds passed
-# (status 1): the readers are at their buffers before the load starts.
-wait_for_fds() {
-	_end=$(( $(cut -d. -f1 /proc/uptime) + $1 )) _pat=$2
-	shift 2
+# at_buffers PATTERN PID...: each PID has a file open or mapped whose path
+# matches PATTERN.
+at_buffers() {
+	_pat=$1
+	shift
+	[ $# -gt 0 ] || return 1
 	for _p in "$@"; do
-		until ls -l /proc/$_p/fd 2>/dev/null | grep -q "$_pat" ||
-		      grep -q "$_pat" /proc/$_p/maps 2>/dev/null; do
-			[ "$(cut -d. -f1 /proc/uptime)" -ge $_end ] && return 1
-			sleep 0.05
-		done
+		ls -l /proc/$_p/fd 2>/dev/null | grep -q "$_pat" ||
+			grep -q "$_pat" /proc/$_p/maps 2>/dev/null || return 1
 	done
+}
+# named_at_buffers PATTERN NAME...: the processes called NAME (a command
+# under cputime, whose PID the shell does not have) are at their buffers.
+named_at_buffers() {
+	_pat=$1
+	shift
+	at_buffers "$_pat" $(pidof "$@")
 }
 fail() { echo "# FAILED: $*"; exit 1; }
 # sum_stat NAME: the sum over the CPUs of the array in stats/NAME
@@ -227,7 +232,7 @@ recorded() {
 	# not a second's grace: relaytop says "recording to" once every
 	# buffer is open and mapped (its first run in a boot, under TCG and
 	# a busy host, took longer than the load's first 130 ms to fill one)
-	wait_for_line 120 /tmp/rt.txt 'recording to' ||
+	wait_until 120 grep -q 'recording to' /tmp/rt.txt ||
 		fail "relaytop --record did not start: $(cat /tmp/rt.txt)"
 	lg=$(loadgen -q "$@" | tail -n 1)
 	frozen $rt disable_relay
@@ -292,7 +297,7 @@ ftrace_piped() {
 		read_reader 100000 $T/per_cpu/cpu$c/trace_pipe_raw > $out 2> /tmp/rr$c.err &
 		readers="$readers $!"
 	done
-	wait_for_fds 120 trace_pipe_raw $readers ||
+	wait_until 120 at_buffers trace_pipe_raw $readers ||
 		fail "the trace_pipe_raw readers did not start: $(cat /tmp/rr*.err)"
 	lg=$("$@" | tail -n 1)
 	frozen "$readers" ftrace_events
@@ -320,7 +325,7 @@ storm_ftrace_mmap() {
 	ftrace_events sched_switch sched_wakeup
 	ftrace_mmap_reader 0 $(cpu_files) > /dev/null 2> /tmp/fmr.err &
 	fmr=$!
-	wait_for_fds 120 trace_pipe_raw $fmr ||
+	wait_until 120 at_buffers trace_pipe_raw $fmr ||
 		fail "ftrace_mmap_reader did not start: $(cat /tmp/fmr.err)"
 	lg=$(loadgen -q -t $STORM_SECS | tail -n 1)
 	frozen $fmr ftrace_events
@@ -366,12 +371,7 @@ reader() {
 			> /dev/null 2> /tmp/reader.err & ;;
 	esac
 	pid=$!
-	# cputime's child, at its buffers
-	until pidof relaytop > /dev/null || pidof read_reader > /dev/null; do
-		kill -0 $pid 2>/dev/null || fail "$1 reader: $(cat /tmp/reader.err)"
-		sleep 0.05
-	done
-	wait_for_fds 120 'sched_relay/buffers/cpu' $(pidof relaytop; pidof read_reader) ||
+	wait_until 120 named_at_buffers 'sched_relay/buffers/cpu' relaytop read_reader ||
 		fail "$1 reader did not start: $(cat /tmp/reader.err)"
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
 	frozen "$(pidof relaytop; pidof read_reader)" disable_relay
@@ -390,11 +390,7 @@ reader_ftrace_mmap() {
 	cputime ftrace_mmap_reader $((READER_SECS + 2)) $(cpu_files) \
 		> /dev/null 2> /tmp/reader.err &
 	pid=$!
-	until pidof ftrace_mmap_reader > /dev/null; do
-		kill -0 $pid 2>/dev/null || fail "ftrace_mmap reader: $(cat /tmp/reader.err)"
-		sleep 0.05
-	done
-	wait_for_fds 120 trace_pipe_raw $(pidof ftrace_mmap_reader) ||
+	wait_until 120 named_at_buffers trace_pipe_raw ftrace_mmap_reader ||
 		fail "ftrace_mmap reader did not start: $(cat /tmp/reader.err)"
 	loadgen -q -r "$READER_RATE" -t $READER_SECS > /dev/null
 	frozen "$(pidof ftrace_mmap_reader)" ftrace_events
