@@ -15,7 +15,10 @@
  * - the reader of a buffer (struct subbuf_reader in its channel_cpu) and
  *   the queue being filled: only with the drainer's lock held, by the
  *   drainer's thread, or by the main thread for a read it wants now
- *   (drainer_read_now(); the tick's, a reset's);
+ *   (drainer_read_now(): a reset's, after the stats file, the last);
+ *   the tick kicks the drainers instead, so that the main thread, one
+ *   for every CPU, holds no drainer's lock through a read when it is
+ *   preempted;
  * - the channel's cpus[] array, which moves when a buffer is added: by
  *   the main thread, with every drainer's lock held (drainers_lock());
  *   a drainer finds its channel_cpu by CPU number under its lock;
@@ -175,7 +178,8 @@ uint64_t drainer_nap_ns(const struct subbuf_geometry *g, double rate,
  */
 bool drainer_polls_on(int fd, unsigned int flags);
 
-/* Read d's buffer now, from the calling (main) thread, into its queue. */
+/* Read d's buffer now, from the calling (main) thread, into its queue:
+ * a lap at most, taking d's lock for a sub-buffer at a time. */
 void drainer_read_now(struct drainer *d);
 
 /*

@@ -8,6 +8,9 @@
  *   record then reaches the feed once, in order, when the main loop runs;
  * - a tick's read that finds a quiet buffer empty does not stop its
  *   drainer from polling it (only a POLLIN without news does);
+ * - a drainer hands each sub-buffer back as soon as it read it;
+ * - the tick leaves the reads to the drainers (it kicks them): it never
+ *   holds a drainer's lock through a read;
  * - without --threads or --one-thread, buffers of 64 KiB a CPU or less
  *   get drainers, bigger ones (and plain files) one reader;
  * - a drainer whose queue is full stops reading, so the producer drops,
@@ -52,6 +55,12 @@ static uint64_t handbacks;
 static int pollin_fd = -1;
 static struct fake_relay *pollin_relay;
 
+/* Hand-backs made by the test's own thread (the main loop's), counted
+ * while main_counted is set. */
+static pthread_t main_thread;
+static bool main_counted;
+static unsigned int main_handbacks;
+
 /* The hand-back, from a drainer's thread (or the main one). */
 static int locked_give_back(void *cc, uint64_t until)
 {
@@ -59,6 +68,8 @@ static int locked_give_back(void *cc, uint64_t until)
 	uint64_t v;
 
 	pthread_mutex_lock(&prod_lock);
+	if (main_counted && pthread_equal(pthread_self(), main_thread))
+		main_handbacks++;
 	err = fake_channel_give_back(cc, until);
 	if (pollin_fd >= 0 && pollin_relay->consumed == pollin_relay->produced &&
 	    read(pollin_fd, &v, sizeof(v)) < 0) {
@@ -230,6 +241,87 @@ static void test_quiet_buffer_stays_polled(void)
 	check_uint(f->consumed, ==, 3);
 	check_uint(f->full, ==, 0);
 	pollin_fd = -1;
+	fake_session_stop(&r);
+	close(efd);
+}
+
+/*
+ * A drainer hands each sub-buffer back as soon as it has read it, not
+ * everything at the end of its read: preempted in the middle of a read
+ * (92 ms in a storm of three task pairs a CPU), it holds back only the
+ * sub-buffer it is in.  Three sub-buffers read at one kick: three
+ * hand-backs, each of one more.
+ */
+static void test_handback_each_subbuf(void)
+{
+	struct fake_session r;
+	struct fake_relay *f;
+	struct pollfd pfd[16];
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	memset(&r, 0, sizeof(r));
+	r.opt.threads = 1;
+	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_NONE)))
+		return;
+	r.t.live.give_back = locked_give_back;
+	f = &r.fc.relay[0];
+	/* only a kick wakes the drainer (the eventfd is never up) */
+	check_int(dup2(efd, r.t.live.ch.cpus[0].fd), ==, r.t.live.ch.cpus[0].fd);
+	live_source_ops.pollfds(&r.t.live, pfd, 16);
+	check(r.t.live.drainers_on);
+	produce(f, 3 * (uint64_t)fake_relay_capacity(f) + 1);
+	pthread_mutex_lock(&prod_lock);
+	handbacks = 0;
+	pthread_mutex_unlock(&prod_lock);
+	drainers_kick(&r.t.live.drainers);
+	check(all_back(f));
+	check_uint(f->consumed, ==, 3);
+	pthread_mutex_lock(&prod_lock);
+	check_uint(handbacks, ==, 3);
+	pthread_mutex_unlock(&prod_lock);
+	fake_session_stop(&r);
+	close(efd);
+}
+
+/*
+ * The tick leaves the reads to the drainers: it kicks them and replays
+ * what they queued, and does not read a buffer itself under its
+ * drainer's lock.  The main loop is one thread for every CPU; preempted
+ * while it held a drainer's lock, it kept that drainer from its buffer
+ * for up to 117 ms in a storm of three task pairs a CPU, and the
+ * producer dropped.  The buffer file polled is an eventfd that never
+ * wakes the drainer, so only the kick can make it read.
+ */
+static void test_tick_leaves_reads_to_drainers(void)
+{
+	struct fake_session r;
+	struct fake_relay *f;
+	struct pollfd pfd[16];
+	uint64_t made;
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	memset(&r, 0, sizeof(r));
+	r.opt.threads = 1;
+	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_NONE)))
+		return;
+	r.t.live.give_back = locked_give_back;
+	f = &r.fc.relay[0];
+	check_int(dup2(efd, r.t.live.ch.cpus[0].fd), ==, r.t.live.ch.cpus[0].fd);
+	live_source_ops.pollfds(&r.t.live, pfd, 16);
+	check(r.t.live.drainers_on);
+	made = produce(f, 2 * (uint64_t)fake_relay_capacity(f) + 5);
+	main_thread = pthread_self();
+	main_handbacks = 0;
+	main_counted = true;
+	live_source_ops.tick(&r.t.live, 1.0);
+	check(all_back(f));
+	main_counted = false;
+	check_uint(main_handbacks, ==, 0);
+	check_uint(f->consumed, ==, 2);
+	/* what the kicked drainer read reaches the feed at the next turn */
+	while (r.t.tally.st.cpu[0].events < made && loop_turn(&r))
+		;
+	check_uint(r.t.tally.st.cpu[0].events, ==, made);
 	fake_session_stop(&r);
 	close(efd);
 }
@@ -558,6 +650,8 @@ int main(void)
 	TEST(test_quiet_buffer_stays_polled(), "a tick's read of a quiet buffer: the drainer polls it on and reads it at its next POLLIN");
 	TEST(test_nap_at_small_geometries(), "a drainer naps only where the room left after the nap outlasts a busy CPU's wait to run; small buffers are polled");
 	TEST(test_pollin_taken_keeps_polling(), "a POLLIN read that another read got to first: the drainer polls the buffer on; a POLLIN stuck up leaves it to the kicks");
+	TEST(test_handback_each_subbuf(), "a drainer hands each sub-buffer back as soon as it read it, not all at the end of its read");
+	TEST(test_tick_leaves_reads_to_drainers(), "the tick kicks the drainers and replays what they read: it reads no buffer under a drainer's lock");
 	TEST(test_threads_for_small_buffers(), "by default, drainers for buffers of 64 KiB a CPU or less of the kernel's; one reader otherwise");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
 	TEST(test_race_checks_clean(), "producer, resets, drainers and the main loop's reads racing: the recording checks clean, records + drops == events");
