@@ -20,6 +20,10 @@
 #     the same buffer memory per CPU; each reader's self-noise (its
 #     context switches and wake-ups, from /proc/PID/status, which the
 #     trace records as events);
+#  2b. a harsher storm (BENCH_HARSH_PAIRS, default 3, thread pairs on
+#     every CPU, so that a reader at normal priority gets a seventh of a
+#     CPU): relaytop --record as it is by default and with --one-thread,
+#     against ftrace's readers per CPU writing files;
 #  3. reader cost: relaytop --record against read_reader (and ftrace's
 #     mapped reader on ftrace's events) at one paced load, CPU time from
 #     cputime; then relaytop's highest zero-loss rate;
@@ -43,6 +47,7 @@ ROUNDS=${BENCH_ROUNDS:-3}	# repetitions of sections 2 and 3
 STORM_SECS=${BENCH_STORM_SECS:-8}
 READER_SECS=${BENCH_READER_SECS:-10}
 READER_RATE=${BENCH_READER_RATE:-5000}	# switches/s per CPU in section 3
+HARSH_PAIRS=${BENCH_HARSH_PAIRS:-3}	# thread pairs a CPU in section 2b
 SWEEP_SECS=${BENCH_SWEEP_SECS:-5}
 SWEEP_RATES=${BENCH_SWEEP_RATES:-2500 5000 10000 20000 40000 0}
 BUF_KB=512			# sched_relay's default: 8 x 64 KiB per CPU
@@ -247,6 +252,8 @@ recorded() {
 	# up to L ms late"
 	drains=$(awk '$1 == "drains:" { print "drains_timed=" $2, "drains_woken=" $4,
 		"writevs=" $6, "drain_late_ms=" $(NF - 2) }' /tmp/rt.txt)
+	# "one reader fell behind (...): a reader thread per CPU took over"
+	drains="$drains took_over=$(grep -c 'took over' /tmp/rt.txt)"
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
 	identity=
 	if [ -f "${REC_FILE:-/dev/null}" ]; then
@@ -352,6 +359,36 @@ while [ $r -le "$ROUNDS" ]; do
 	storm_ftrace $r
 	FT_FILES=
 	[ $mmap_ok = yes ] && storm_ftrace_mmap $r
+	r=$((r + 1))
+done
+echo > $T/trace
+
+# --- 2b. a harsher storm ------------------------------------------------------
+# harsh ROUND: HARSH_PAIRS thread pairs on every CPU, flat out; relaytop
+# --record as it is by default (one reader for these buffers, reader
+# threads once it falls behind), and with --one-thread, each recording
+# checked; ftrace's readers per CPU writing a file each.
+harsh() {
+	for v in "" --one-thread; do
+		REC_FILE=/tmp/storm.bin RT_ARGS=$v
+		recorded "switch wakeup" -t $STORM_SECS -p $HARSH_PAIRS
+		REC_FILE= RT_ARGS=
+		set -- "$1" $rec $identity
+		emit "harsh mode=sched_relay${v:+_one} pairs=$HARSH_PAIRS round=$1 $lg" \
+			"captured=$2 dropped=$3 lost=$4 produced=$produced" \
+			"kernel_dropped=$kdropped duplicated=$5 out_of_place=$6" \
+			"id_unaccounted=$7 $noise $drains"
+	done
+	FT_FILES=_files
+	ftrace_piped loadgen -q -t $STORM_SECS -p $HARSH_PAIRS
+	FT_FILES=
+	set -- "$1" $(ftrace_counts)
+	emit "harsh mode=ftrace_files pairs=$HARSH_PAIRS round=$1 $lg" \
+		"captured=${2#read=} $3 $4 $5 $noise"
+}
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	harsh $r
 	r=$((r + 1))
 done
 echo > $T/trace
