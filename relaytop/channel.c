@@ -227,6 +227,23 @@ int channel_open(struct channel *ch, const char *dir,
 	return 0;
 }
 
+bool channel_has_new(const struct channel *ch)
+{
+	DIR *d = opendir(ch->dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return true;	/* channel_add_new() says why */
+	while (!found && (e = readdir(d))) {
+		int cpu = cpu_number(e->d_name);
+
+		found = cpu >= 0 && !have_cpu(ch, ch->n, (unsigned int)cpu);
+	}
+	closedir(d);
+	return found;
+}
+
 int channel_add_new(struct channel *ch, char *err, size_t errlen)
 {
 	unsigned int known = ch->n;

@@ -88,6 +88,9 @@ void channel_close(struct channel *ch);
  * was added).
  */
 int channel_add_new(struct channel *ch, char *err, size_t errlen);
+/* Is there a buffer file channel_add_new() would add (or a directory it
+ * cannot read)?  It only reads cpus[]: no drainer has to stop for it. */
+bool channel_has_new(const struct channel *ch);
 
 /* The buffer of cpu, or NULL. */
 struct channel_cpu *channel_cpu(struct channel *ch, unsigned int cpu);

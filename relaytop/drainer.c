@@ -534,6 +534,7 @@ void drainers_free(struct drainers *ds)
 
 void drainers_lock(struct drainers *ds)
 {
+	ds->stopped_all++;
 	for (unsigned int c = 0; c < ds->max; c++)
 		if (ds->d[c])
 			pthread_mutex_lock(&ds->d[c]->lock);

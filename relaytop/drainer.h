@@ -125,6 +125,7 @@ struct drainers {
 	size_t queue_max;	/* DRAINER_QUEUE_MAX unless a test sets it */
 	uint64_t interval_ns;	/* the refresh interval (atomic: the main
 				 * thread sets it) */
+	uint64_t stopped_all;	/* drainers_lock() calls (main thread) */
 	unsigned int n;
 	struct drainer **d;	/* by CPU number (NULL: none) */
 	unsigned int max;	/* entries in d[] */

@@ -10,7 +10,8 @@
  *   drainer from polling it (only a POLLIN without news does);
  * - a drainer hands each sub-buffer back as soon as it read it;
  * - the tick leaves the reads to the drainers (it kicks them): it never
- *   holds a drainer's lock through a read;
+ *   holds a drainer's lock through a read, and holds them all (to move
+ *   cpus[]) only when a buffer is new;
  * - without --threads or --one-thread, buffers of 64 KiB a CPU or less
  *   get drainers, bigger ones (and plain files) one reader, until it
  *   falls behind: a buffer it read before found 60 % full;
@@ -325,6 +326,34 @@ static void test_tick_leaves_reads_to_drainers(void)
 	check_uint(r.t.tally.st.cpu[0].events, ==, made);
 	fake_session_stop(&r);
 	close(efd);
+}
+
+/*
+ * The tick stops every drainer (holding all their locks, to move the
+ * channel's cpus[]) only when a buffer is new, not at each tick to look
+ * for one: preempted while it held them all, the main thread kept every
+ * drainer from its buffer for up to 123 ms in a storm of three task
+ * pairs a CPU.  A CPU that comes online still gets its drainer.
+ */
+static void test_tick_stops_drainers_for_new_buffers_only(void)
+{
+	struct fake_session r;
+	uint64_t before;
+
+	if (!check(rig_start(&r, 2, NULL, 0)))
+		return;
+	before = r.t.live.drainers.stopped_all;
+	for (int i = 0; i < 3; i++)
+		live_source_ops.tick(&r.t.live, 1.0);
+	check_uint(r.t.live.drainers.stopped_all, ==, before);
+	if (!check(fake_channel_add_cpu(&r.fc)))
+		goto out;
+	live_source_ops.tick(&r.t.live, 1.0);
+	check_uint(r.t.live.drainers.stopped_all, ==, before + 1);
+	check_uint(r.t.live.ch.n, ==, 3);
+	check(drainers_of(&r.t.live.drainers, 2) != NULL);
+out:
+	fake_session_stop(&r);
 }
 
 /*
@@ -728,6 +757,7 @@ int main(void)
 	TEST(test_pollin_taken_keeps_polling(), "a POLLIN read that another read got to first: the drainer polls the buffer on; a POLLIN stuck up leaves it to the kicks");
 	TEST(test_handback_each_subbuf(), "a drainer hands each sub-buffer back as soon as it read it, not all at the end of its read");
 	TEST(test_tick_leaves_reads_to_drainers(), "the tick kicks the drainers and replays what they read: it reads no buffer under a drainer's lock");
+	TEST(test_tick_stops_drainers_for_new_buffers_only(), "the tick holds every drainer's lock only when a buffer is new (a CPU came online), not to look for one");
 	TEST(test_threads_for_small_buffers(), "by default, drainers for buffers of 64 KiB a CPU or less of the kernel's; one reader otherwise");
 	TEST(test_threads_take_over_behind(), "by default one reader for big buffers until it falls behind (a buffer it read found past the backstop fill): then a drainer per CPU, every record once, in order");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
