@@ -248,6 +248,31 @@ static void test_quiet_buffer_stays_polled(void)
 }
 
 /*
+ * One CPU at 4 x 4 KiB with its drainer, whose buffer file is the
+ * eventfd efd, never up: only a kick wakes the drainer.  Stops what it
+ * started when it fails.
+ */
+static bool kick_only_start(struct fake_session *r, int efd)
+{
+	struct pollfd pfd[16];
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	r->opt.threads = 1;
+	if (!fake_session_start(r, 1, 4096, 4, false, OUT_NONE))
+		return false;
+	r->t.live.give_back = locked_give_back;
+	fd = r->t.live.ch.cpus[0].fd;
+	if (efd >= 0 && dup2(efd, fd) == fd) {
+		live_source_ops.pollfds(&r->t.live, pfd, 16);
+		if (r->t.live.drainers_on)
+			return true;
+	}
+	fake_session_stop(r);
+	return false;
+}
+
+/*
  * A drainer hands each sub-buffer back as soon as it has read it, not
  * everything at the end of its read: preempted in the middle of a read
  * (92 ms in a storm of three task pairs a CPU), it holds back only the
@@ -258,19 +283,13 @@ static void test_handback_each_subbuf(void)
 {
 	struct fake_session r;
 	struct fake_relay *f;
-	struct pollfd pfd[16];
 	int efd = eventfd(0, EFD_NONBLOCK);
 
-	memset(&r, 0, sizeof(r));
-	r.opt.threads = 1;
-	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_NONE)))
+	if (!check(kick_only_start(&r, efd))) {
+		close(efd);
 		return;
-	r.t.live.give_back = locked_give_back;
+	}
 	f = &r.fc.relay[0];
-	/* only a kick wakes the drainer (the eventfd is never up) */
-	check_int(dup2(efd, r.t.live.ch.cpus[0].fd), ==, r.t.live.ch.cpus[0].fd);
-	live_source_ops.pollfds(&r.t.live, pfd, 16);
-	check(r.t.live.drainers_on);
 	produce(f, 3 * (uint64_t)fake_relay_capacity(f) + 1);
 	pthread_mutex_lock(&prod_lock);
 	handbacks = 0;
@@ -298,19 +317,14 @@ static void test_tick_leaves_reads_to_drainers(void)
 {
 	struct fake_session r;
 	struct fake_relay *f;
-	struct pollfd pfd[16];
 	uint64_t made;
 	int efd = eventfd(0, EFD_NONBLOCK);
 
-	memset(&r, 0, sizeof(r));
-	r.opt.threads = 1;
-	if (!check(fake_session_start(&r, 1, 4096, 4, false, OUT_NONE)))
+	if (!check(kick_only_start(&r, efd))) {
+		close(efd);
 		return;
-	r.t.live.give_back = locked_give_back;
+	}
 	f = &r.fc.relay[0];
-	check_int(dup2(efd, r.t.live.ch.cpus[0].fd), ==, r.t.live.ch.cpus[0].fd);
-	live_source_ops.pollfds(&r.t.live, pfd, 16);
-	check(r.t.live.drainers_on);
 	made = produce(f, 2 * (uint64_t)fake_relay_capacity(f) + 5);
 	main_thread = pthread_self();
 	main_handbacks = 0;
