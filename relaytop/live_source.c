@@ -483,6 +483,14 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 	 * drops only when none is free), past what any header says */
 	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
 		ls->stats_due = true;
+	/* what it held before its first read is not ours to be late for */
+	if (cc->read_before && fill.fill >= LIVE_BEHIND_FILL &&
+	    !ls->behind_ns) {
+		ls->behind_ns = start;
+		ls->behind_cpu = cc->cpu;
+		ls->behind_fill = fill.fill;
+	}
+	cc->read_before = true;
 	do {
 		int e = 0;
 
@@ -500,15 +508,6 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 			break;	/* gone */
 	} while ((f & SUBBUF_MORE) && --lap);
 	flags |= f & SUBBUF_MORE;
-	/* what it held before its first read is not ours to be late for,
-	 * and a read that met a reset measured what the reset discarded */
-	if (cc->read_before && !(flags & SUBBUF_RESTARTED) &&
-	    fill.fill >= LIVE_BEHIND_FILL && !ls->behind_ns) {
-		ls->behind_ns = start;
-		ls->behind_cpu = cc->cpu;
-		ls->behind_fill = fill.fill;
-	}
-	cc->read_before = true;
 	note_losses(ls, cc, &cc->reader);
 	marks_of(ls, cc->cpu)->more = f & SUBBUF_MORE;
 	if (!(f & SUBBUF_MORE)) {

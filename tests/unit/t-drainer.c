@@ -405,14 +405,13 @@ static void test_threads_for_small_buffers(void)
 /*
  * threads (0 auto, -1 --one-thread) at 8 x 64 KiB on 2 CPUs: the one
  * reader reads CPU 0 once, after its producer wrote first before anything
- * read it (first) sub-buffers, then writes late sub-buffers (and, with
- * reset, resets the channel) and reads again.  Returns whether drainers
- * took over then; the recording (at record_path) gets what every read
- * found plus what the threads read after, and must check clean, with
- * every event in it unless the reset discarded some.
+ * read it (first) sub-buffers, then writes late sub-buffers and reads
+ * again.  Returns whether drainers took over then; the recording (at
+ * record_path) gets what every read found plus what the threads read
+ * after, and must check clean with every event in it.
  */
 static bool took_over(int threads, unsigned int first, unsigned int late,
-		      bool reset, uint64_t *behind_cpu)
+		      uint64_t *behind_cpu)
 {
 	struct fake_session r;
 	struct fake_relay *f;
@@ -437,12 +436,6 @@ static bool took_over(int threads, unsigned int first, unsigned int late,
 	check(!r.t.live.drainers_on);
 	top_drain(&r.t);			/* its first read */
 	made += produce(f, (uint64_t)late * cap);
-	if (reset) {
-		/* what the reset discards is not a backlog */
-		pthread_mutex_lock(&prod_lock);
-		fake_channel_reset(&r.fc);
-		pthread_mutex_unlock(&prod_lock);
-	}
 	top_drain(&r.t);			/* found that full */
 	live_source_ops.pollfds(&r.t.live, pfd, 16);	/* the next turn */
 	on = r.t.live.drainers_on;
@@ -457,8 +450,7 @@ static bool took_over(int threads, unsigned int first, unsigned int late,
 	check_int(top_finish(&r.t), ==, 0);
 	fake_session_stop(&r);
 	check_int(scan(record_path, &records, &dropped, &lost, last), ==, 0);
-	if (!reset)
-		check_uint(records, ==, made);
+	check_uint(records, ==, made);
 	check_uint(f->full, ==, 0);
 	unlink(record_path);
 	return on;
@@ -470,24 +462,19 @@ static bool took_over(int threads, unsigned int first, unsigned int late,
  * behind (a storm of several tasks a CPU leaves it too little of one),
  * and a drainer per CPU takes over from the loop's next turn, every
  * record still recorded once, in order.  A buffer found full at its
- * first read (written before relaytop came) is not a fall behind, nor
- * is a read that meets a reset (the backlog it measured is what the
- * reset discarded: the take-over's status hid relaytop -b's "channel
- * reset" in a 6.12 guest test); 4 of 8 sub-buffers is not behind;
- * --one-thread says so but keeps one reader.
+ * first read (written before relaytop came) is not a fall behind; 4 of
+ * 8 sub-buffers is not behind; --one-thread says so but keeps one reader.
  */
 static void test_threads_take_over_behind(void)
 {
 	uint64_t cpu;
 
-	check(took_over(0, 1, 7, false, &cpu));
+	check(took_over(0, 1, 7, &cpu));
 	check_uint(cpu, ==, 0);
-	check(!took_over(0, 7, 4, false, &cpu));
+	check(!took_over(0, 7, 4, &cpu));
 	check_uint(cpu, ==, 99);
-	check(!took_over(-1, 1, 7, false, &cpu));
+	check(!took_over(-1, 1, 7, &cpu));
 	check_uint(cpu, ==, 0);
-	check(!took_over(0, 1, 7, true, &cpu));
-	check_uint(cpu, ==, 99);
 }
 
 static void test_full_queue_drops_counted(void)
