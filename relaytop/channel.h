@@ -38,8 +38,6 @@ struct channel_cpu {
 	bool writable;		/* hand-back possible */
 	bool idle;		/* woke us without news: not polled till the tick */
 	bool timed;		/* drained by the reader's timer: not polled */
-	bool read_before;	/* read since mapped: what it holds now was
-				 * written while we were reading it */
 	uint64_t lost_seen;	/* reader->lost already accounted for */
 	struct subbuf_reader reader;
 };

@@ -483,14 +483,6 @@ static unsigned int read_buffer(struct live_source *ls, unsigned int i,
 	 * drops only when none is free), past what any header says */
 	if (fill.fill * ls->ch.geom.n_subbufs >= ls->ch.geom.n_subbufs - 1)
 		ls->stats_due = true;
-	/* what it held before its first read is not ours to be late for */
-	if (cc->read_before && fill.fill >= LIVE_BEHIND_FILL &&
-	    !ls->behind_ns) {
-		ls->behind_ns = start;
-		ls->behind_cpu = cc->cpu;
-		ls->behind_fill = fill.fill;
-	}
-	cc->read_before = true;
 	do {
 		int e = 0;
 
@@ -836,20 +828,17 @@ static void drain_now(struct live_source *ls)
 
 /* Start a drainer for each buffer that has none (the loop's first turn
  * on a channel mapped, after --realtime: threads take the policy of the
- * thread that makes them; a turn after the one reader fell behind). */
+ * thread that makes them). */
 static void start_drainers(struct live_source *ls)
 {
-	bool was_on = ls->drainers_on;
 	int err;
 
-	/* auto: small buffers of the kernel's, or any once the one reader
-	 * fell behind (a plain file's POLLIN does not say that a
-	 * sub-buffer is complete) */
+	/* auto: small buffers of the kernel's (a plain file's POLLIN does
+	 * not say that a sub-buffer is complete) */
 	if (!ls->have_ch || ls->threads == LIVE_THREADS_OFF ||
 	    (ls->threads == LIVE_THREADS_AUTO &&
 	     (ls->ch.read_only ||
-	      (subbuf_buffer_size(&ls->ch.geom) > LIVE_THREADS_UP_TO &&
-	       !ls->behind_ns))))
+	      subbuf_buffer_size(&ls->ch.geom) > LIVE_THREADS_UP_TO)))
 		return;
 	__atomic_store_n(&ls->drainers.interval_ns, ls->interval_ns,
 			 __ATOMIC_RELAXED);
@@ -874,15 +863,6 @@ static void start_drainers(struct live_source *ls)
 	ls->drainers_on = ls->drainers.n > 0;
 	if (ls->drainers_on)
 		ls->drain_at = 0;	/* no timer: the drainers are woken */
-	if (ls->drainers_on && !was_on && ls->behind_ns && !ls->took_over &&
-	    subbuf_buffer_size(&ls->ch.geom) > LIVE_THREADS_UP_TO &&
-	    ls->threads == LIVE_THREADS_AUTO) {
-		ls->took_over = true;
-		feed_status(ls->feed, false, false, "a reader thread per CPU "
-			    "from now on: the one reader fell behind (CPU "
-			    "%u's buffer %.0f%% full)", ls->behind_cpu,
-			    ls->behind_fill * 100);
-	}
 }
 
 /* Stop them, and deliver what they read before. */

@@ -48,17 +48,6 @@
  */
 enum live_threads { LIVE_THREADS_AUTO, LIVE_THREADS_ON, LIVE_THREADS_OFF };
 #define LIVE_THREADS_UP_TO	(64u << 10)
-/*
- * ... and, in auto, for buffers of any size once the one reader fell
- * behind: a read found a buffer it had read before at least
- * LIVE_BEHIND_FILL full, past the fill that puts a buffer back from the
- * timer to its wake-ups, and before the producer drops.  The reader did
- * not get enough of a CPU to read every CPU's buffer in time (several
- * busy tasks on every CPU at normal priority: docs/benchmarks.md, "A
- * harsher storm"), where a thread per CPU gets its share of each.  The
- * threads read from then on, until relaytop ends.
- */
-#define LIVE_BEHIND_FILL	LIVE_FILL_BACKSTOP
 
 struct live_buffer;
 struct live_marks;
@@ -112,13 +101,6 @@ struct live_source {
 	 * when it is unmapped; what they met, for the main thread */
 	enum live_threads threads;
 	bool drainers_on;
-	/* the one reader fell behind (LIVE_BEHIND_FILL): when (CLOCK_
-	 * MONOTONIC ns, 0: never), and the buffer it found that full;
-	 * took_over: reader threads then took over (auto) */
-	uint64_t behind_ns;
-	unsigned int behind_cpu;
-	double behind_fill;
-	bool took_over;
 	struct drainers drainers;
 	bool drainer_gone;
 	int drainer_err;

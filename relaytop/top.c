@@ -373,11 +373,6 @@ int top_run(const struct options *given)
 			t.live.timed_drains, t.live.woken_drains,
 			t.rec->writevs, t.rec->skipped,
 			(double)t.live.drain_late_ns / 1e6);
-		if (t.live.behind_ns)
-			fprintf(out, "one reader fell behind (CPU %u's buffer "
-				"%.0f%% full)%s\n", t.live.behind_cpu,
-				t.live.behind_fill * 100, t.live.took_over ?
-				": a reader thread per CPU took over" : "");
 	}
 	if (t.rec_failed)
 		status = 1;

@@ -13,8 +13,7 @@
  *   holds a drainer's lock through a read, and holds them all (to move
  *   cpus[]) only when a buffer is new;
  * - without --threads or --one-thread, buffers of 64 KiB a CPU or less
- *   get drainers, bigger ones (and plain files) one reader, until it
- *   falls behind: a buffer it read before found 60 % full;
+ *   get drainers, bigger ones (and plain files) one reader;
  * - a drainer whose queue is full stops reading, so the producer drops,
  *   and every drop is counted at its place: the recording checks clean
  *   and its records plus its drops are what the producer made;
@@ -402,81 +401,6 @@ static void test_threads_for_small_buffers(void)
 	check(!auto_threads(4096, 4, false));
 }
 
-/*
- * threads (0 auto, -1 --one-thread) at 8 x 64 KiB on 2 CPUs: the one
- * reader reads CPU 0 once, after its producer wrote first before anything
- * read it (first) sub-buffers, then writes late sub-buffers and reads
- * again.  Returns whether drainers took over then; the recording (at
- * record_path) gets what every read found plus what the threads read
- * after, and must check clean with every event in it.
- */
-static bool took_over(int threads, unsigned int first, unsigned int late,
-		      uint64_t *behind_cpu)
-{
-	struct fake_session r;
-	struct fake_relay *f;
-	struct pollfd pfd[16];
-	uint64_t made = 0, records, dropped, lost, last[FAKE_MAX_CPUS];
-	uint32_t cap;
-	bool on;
-	int fd = mkstemp(record_path);
-
-	close(fd);
-	memset(&r, 0, sizeof(r));
-	r.opt.record = record_path;
-	r.opt.threads = threads;
-	if (!check(fake_session_start(&r, 2, 65536, 8, false, OUT_NONE)))
-		return false;
-	r.t.live.give_back = locked_give_back;
-	r.t.live.ch.read_only = false;	/* as the kernel's files */
-	f = &r.fc.relay[0];
-	cap = fake_relay_capacity(f);
-	made += produce(f, (uint64_t)first * cap);
-	live_source_ops.pollfds(&r.t.live, pfd, 16);
-	check(!r.t.live.drainers_on);
-	top_drain(&r.t);			/* its first read */
-	made += produce(f, (uint64_t)late * cap);
-	top_drain(&r.t);			/* found that full */
-	live_source_ops.pollfds(&r.t.live, pfd, 16);	/* the next turn */
-	on = r.t.live.drainers_on;
-	*behind_cpu = r.t.live.behind_ns ? r.t.live.behind_cpu : 99;
-	/* the threads (if any) read what comes next, without the main
-	 * loop; then it replays their queues */
-	made += produce(f, 3 * (uint64_t)cap);
-	if (on) {
-		drainers_kick(&r.t.live.drainers);
-		check(all_back(f));
-	}
-	check_int(top_finish(&r.t), ==, 0);
-	fake_session_stop(&r);
-	check_int(scan(record_path, &records, &dropped, &lost, last), ==, 0);
-	check_uint(records, ==, made);
-	check_uint(f->full, ==, 0);
-	unlink(record_path);
-	return on;
-}
-
-/*
- * By default one reader reads buffers bigger than 64 KiB a CPU, until a
- * read finds a buffer it read before LIVE_BEHIND_FILL full: it fell
- * behind (a storm of several tasks a CPU leaves it too little of one),
- * and a drainer per CPU takes over from the loop's next turn, every
- * record still recorded once, in order.  A buffer found full at its
- * first read (written before relaytop came) is not a fall behind; 4 of
- * 8 sub-buffers is not behind; --one-thread says so but keeps one reader.
- */
-static void test_threads_take_over_behind(void)
-{
-	uint64_t cpu;
-
-	check(took_over(0, 1, 7, &cpu));
-	check_uint(cpu, ==, 0);
-	check(!took_over(0, 7, 4, &cpu));
-	check_uint(cpu, ==, 99);
-	check(!took_over(-1, 1, 7, &cpu));
-	check_uint(cpu, ==, 0);
-}
-
 static void test_full_queue_drops_counted(void)
 {
 	struct fake_session r;
@@ -773,7 +697,6 @@ int main(void)
 	TEST(test_tick_leaves_reads_to_drainers(), "the tick kicks the drainers and replays what they read: it reads no buffer under a drainer's lock");
 	TEST(test_tick_stops_drainers_for_new_buffers_only(), "the tick holds every drainer's lock only when a buffer is new (a CPU came online), not to look for one");
 	TEST(test_threads_for_small_buffers(), "by default, drainers for buffers of 64 KiB a CPU or less of the kernel's; one reader otherwise");
-	TEST(test_threads_take_over_behind(), "by default one reader for big buffers until it falls behind (a buffer it read found past the backstop fill): then a drainer per CPU, every record once, in order");
 	TEST(test_full_queue_drops_counted(), "a full queue stops the drainer: the producer drops, every drop counted at its place");
 	TEST(test_race_checks_clean(), "producer, resets, drainers and the main loop's reads racing: the recording checks clean, records + drops == events");
 	TEST(test_gone_with_records_queued(), "the channel goes while drainers hold records: they are recorded before it is gone, in place");
