@@ -22,7 +22,7 @@
 #     trace records as events);
 #  2b. a harsher storm (BENCH_HARSH_PAIRS, default 3, thread pairs on
 #     every CPU, so that a reader at normal priority gets a seventh of a
-#     CPU): relaytop --record as it is by default and with --one-thread,
+#     CPU): relaytop --record as it is by default and with --threads,
 #     against ftrace's readers per CPU writing files;
 #  3. reader cost: relaytop --record against read_reader (and ftrace's
 #     mapped reader on ftrace's events) at one paced load, CPU time from
@@ -252,8 +252,6 @@ recorded() {
 	# up to L ms late"
 	drains=$(awk '$1 == "drains:" { print "drains_timed=" $2, "drains_woken=" $4,
 		"writevs=" $6, "drain_late_ms=" $(NF - 2) }' /tmp/rt.txt)
-	# "one reader fell behind (...): a reader thread per CPU took over"
-	drains="$drains took_over=$(grep -c 'took over' /tmp/rt.txt)"
 	[ -n "$rec" ] || fail "no summary from relaytop: $(cat /tmp/rt.txt)"
 	identity=
 	if [ -f "${REC_FILE:-/dev/null}" ]; then
@@ -365,16 +363,16 @@ echo > $T/trace
 
 # --- 2b. a harsher storm ------------------------------------------------------
 # harsh ROUND: HARSH_PAIRS thread pairs on every CPU, flat out; relaytop
-# --record as it is by default (one reader for these buffers, reader
-# threads once it falls behind), and with --one-thread, each recording
-# checked; ftrace's readers per CPU writing a file each.
+# --record as it is by default (one reader for these buffers) and with
+# --threads (a reader thread per CPU), each recording checked; ftrace's
+# readers per CPU writing a file each.
 harsh() {
-	for v in "" --one-thread; do
+	for v in "" --threads; do
 		REC_FILE=/tmp/storm.bin RT_ARGS=$v
 		recorded "switch wakeup" -t $STORM_SECS -p $HARSH_PAIRS
 		REC_FILE= RT_ARGS=
 		set -- "$1" $rec $identity
-		emit "harsh mode=sched_relay${v:+_one} pairs=$HARSH_PAIRS round=$1 $lg" \
+		emit "harsh mode=sched_relay${v:+_mt} pairs=$HARSH_PAIRS round=$1 $lg" \
 			"captured=$2 dropped=$3 lost=$4 produced=$produced" \
 			"kernel_dropped=$kdropped duplicated=$5 out_of_place=$6" \
 			"id_unaccounted=$7 $noise $drains"
